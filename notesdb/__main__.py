@@ -1,0 +1,5 @@
+"""``python -m notesdb`` runs the ``notesdb`` command."""
+
+from notesdb.entry import main
+
+main()

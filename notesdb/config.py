@@ -1,0 +1,110 @@
+"""Where things live and which settings apply: options > environment > config file > defaults.
+
+- notes folder: ``--notes`` or ``NOTESDB_NOTES``
+- database: ``--db`` or ``NOTESDB_DB``; else one file per notes folder in the user data
+  directory (platformdirs), named after the folder and a hash of its absolute path
+- config file: ``--config`` or ``NOTESDB_CONFIG``; else ``notesdb.toml`` in the user config
+  directory. TOML with a ``[gate]`` table (thresholds, see ``notesdb.gate.Settings``) and a
+  ``[log]`` table (``prompts = false`` stops logging prompt text).
+
+This module is on the hook's path: it imports platformdirs only when a default path is needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from notesdb.errors import ConfigError, NotesdbError
+from notesdb.gate import Settings
+
+__all__ = ["Config", "resolve_notes", "resolve_db", "config_path", "load_config"]
+
+
+@dataclass
+class Config:
+    """Settings read from the config file."""
+
+    gate: Settings = field(default_factory=Settings)
+    log_prompts: bool = True
+    skip: tuple[str, ...] = ("MEMORY.md",)
+    path: Path | None = None  # the file they came from, if any
+
+
+def resolve_notes(notes: str | os.PathLike[str] | None) -> Path:
+    """The notes folder from the option, else ``NOTESDB_NOTES``.
+
+    :raises NotesdbError: neither is given
+    """
+    value = notes or os.environ.get("NOTESDB_NOTES")
+    if not value:
+        raise NotesdbError("no notes folder: pass --notes DIR or set NOTESDB_NOTES")
+    return Path(value).expanduser()
+
+
+def resolve_db(db: str | os.PathLike[str] | None, notes: Path) -> Path:
+    """The database path from the option, else ``NOTESDB_DB``, else the user data directory.
+
+    The default is ``<user data dir>/notesdb/<folder name>-<8 hex of sha1(abs path)>.db``, one
+    database per notes folder.
+    """
+    value = db or os.environ.get("NOTESDB_DB")
+    if value:
+        return Path(value).expanduser()
+    import platformdirs
+
+    absolute = str(notes.expanduser().resolve())
+    digest = hashlib.sha1(absolute.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in notes.resolve().name) or "notes"
+    return Path(platformdirs.user_data_dir("notesdb")) / f"{name}-{digest}.db"
+
+
+def config_path(config: str | os.PathLike[str] | None = None) -> Path:
+    """The config file path: the option, else ``NOTESDB_CONFIG``, else the user config dir."""
+    value = config or os.environ.get("NOTESDB_CONFIG")
+    if value:
+        return Path(value).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("notesdb")) / "notesdb.toml"
+
+
+def load_config(config: str | os.PathLike[str] | None = None) -> Config:
+    """Read the config file; a missing file gives the defaults.
+
+    :raises ConfigError: the file is not valid TOML or holds an unknown or bad setting
+    """
+    path = config_path(config)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        if config:
+            raise ConfigError(f"config file not found: {path}") from None
+        return Config()
+    except OSError as e:
+        raise ConfigError(f"config file cannot be read: {path} ({e.strerror})") from None
+    import tomllib
+
+    try:
+        data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
+    out = Config(path=path)
+    try:
+        out.gate = Settings.from_mapping(data.get("gate", {}))
+    except ValueError as e:
+        raise ConfigError(f"config file {path}: {e}") from None
+    log = data.get("log", {})
+    if "prompts" in log:
+        if not isinstance(log["prompts"], bool):
+            raise ConfigError(f"config file {path}: [log] prompts must be true or false")
+        out.log_prompts = log["prompts"]
+    index = data.get("index", {})
+    if "skip" in index:
+        if not isinstance(index["skip"], list) or not all(isinstance(s, str) for s in index["skip"]):
+            raise ConfigError(f"config file {path}: [index] skip must be a list of file names")
+        out.skip = tuple(index["skip"])
+    return out

@@ -1,0 +1,29 @@
+"""Errors a user can act on. The CLI prints their message on one line; the hook logs them."""
+
+
+class NotesdbError(Exception):
+    """Base class: the message is shown to the user as ``Error: <message>``."""
+
+
+class NotesFolderMissing(NotesdbError):
+    """The notes folder does not exist or is not a directory."""
+
+
+class DatabaseUnavailable(NotesdbError):
+    """The database file cannot be created, opened or written."""
+
+
+class DatabaseDamaged(NotesdbError):
+    """The database file exists but is not a readable notesdb database."""
+
+
+class SchemaTooNew(NotesdbError):
+    """The database was written by a newer notesdb (its ``user_version`` is ahead of ours)."""
+
+
+class CasesFileError(NotesdbError):
+    """A labelled cases file cannot be read; the message names the line."""
+
+
+class ConfigError(NotesdbError):
+    """The configuration file cannot be read or holds a bad value."""

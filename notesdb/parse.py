@@ -1,0 +1,476 @@
+"""Turn one Markdown note into the fields the index searches.
+
+A note is a file of bytes in someone's notes folder: Claude Code memory
+files, Obsidian vaults, plain Markdown. This module knows nothing about
+folders, databases or queries; it takes the bytes of one file and returns
+a :class:`Note` holding plain text split into the parts that search ranks
+differently (title, description, headings, body) plus the metadata that
+front matter may carry (type, aliases, tags).
+
+Real folders hold broken files, so parsing is forgiving: anything odd
+(undecodable bytes, bad YAML, a binary file that happens to end in
+``.md``) becomes a short line in ``Note.problems`` and the note is indexed
+as well as it can be. :func:`parse_note` never raises.
+
+The Markdown is read with markdown-it-py (CommonMark plus tables and
+strikethrough); the token stream is walked once, headings go to
+``headings`` and all other text to ``body``, with emphasis markers, link
+URLs and HTML tags dropped and code kept verbatim.
+"""
+
+from __future__ import annotations
+
+import codecs
+import datetime as _dt
+import html
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import PurePosixPath
+from typing import Any, Final
+
+import yaml
+from markdown_it import MarkdownIt
+
+__all__ = ["MAX_NOTE_BYTES", "Note", "parse_note"]
+
+MAX_NOTE_BYTES: Final = 1024 * 1024  # 1 MiB
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# Problem lines, kept in one place so callers and tests see the same words.
+_P_TOO_LARGE = "larger than 1 MiB: only the first 1 MiB is indexed"
+_P_NOT_UTF8 = "not valid UTF-8: undecodable bytes replaced"
+_P_BINARY = "binary file (contains NUL bytes): only its name is indexed"
+_P_EMPTY = "empty file"
+_P_BAD_YAML = "malformed YAML front matter: "
+_P_NOT_MAPPING = "front matter is not a mapping"
+_P_BAD_MARKDOWN = "Markdown could not be parsed: indexed as plain text"
+
+# Front matter opens with a `---` line at the very start of the file and
+# closes at the next `---` or `...` line.
+_FM_OPEN = re.compile(r"---[ \t]*(?:\n|\Z)")
+_FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
+
+# [[target]], [[target|label]], [[target#section]], ![[embed.png]]
+_WIKILINK = re.compile(r"!?\[\[([^\[\]\n]+)\]\]")
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_HTML_TAG = re.compile(r"<[^>]*>")
+_HTML_BR = re.compile(r"<br\b", re.IGNORECASE)
+_TAG_SPLIT = re.compile(r"[,\s]+")
+_SPACES = re.compile(r"\s+")
+_NAME_SEPARATORS = re.compile(r"[-_\s]+")
+
+# Bounds on walking a front-matter value, so that YAML anchors, aliases
+# and self-referencing structures cannot blow up time or memory.
+_MAX_VALUE_DEPTH = 8
+_MAX_VALUE_ITEMS = 1000
+_MAX_PROBLEM_CHARS = 200
+
+
+@dataclass
+class Note:
+    path: str  # POSIX path relative to the notes root, as given
+    title: str
+    desc: str  # description
+    headings: str  # text of every heading except the one used as title, joined with "\n"
+    body: str  # plain text of the note
+    type: str  # "" when none
+    aliases: list[str]
+    tags: list[str]
+    problems: list[str]  # one short human-readable line per problem, [] when none
+
+
+def parse_note(path: str, data: bytes) -> Note:
+    """Parse one Markdown file into a :class:`Note`.
+
+    ``path`` is the note's POSIX path relative to the notes root; it is
+    stored as given and only used to derive a title when the note has
+    none. ``data`` is the raw file content in bytes. At most
+    ``MAX_NOTE_BYTES`` (1 MiB) bytes are parsed; the caller may pass one
+    byte more so that an oversized file can be reported.
+
+    Never raises: whatever the bytes, a ``Note`` comes back, with one short
+    line in ``problems`` for each thing that was wrong with the file.
+
+    Rules, in brief:
+
+    * Decoding: UTF-8, BOM stripped, CRLF and CR turned into LF. Invalid
+      UTF-8 is decoded with replacement characters (a problem). Data with a
+      NUL byte is binary: only the title (from the file name) is filled in.
+      An empty or whitespace-only file gets its title from the file name.
+    * Front matter: YAML between a leading ``---`` line and the next
+      ``---`` or ``...`` line. It is removed from the body even when it is
+      malformed or not a mapping (both are problems). Values of any YAML
+      type are turned into text.
+    * title: ``title``, else ``name``, else the first H1 heading, else the
+      file name made readable (``home/smoke-alarms.md`` -> "smoke alarms").
+      desc: ``description``, else ``summary``. type: ``type``, else
+      ``metadata.type``. aliases: ``aliases``/``alias``, a list or one
+      string. tags: ``tags``/``tag``, a list or a string split on commas
+      and whitespace, leading ``#`` removed. Key names match regardless
+      of case.
+    * headings: the text of every heading, one per line, except the H1
+      that supplied the title.
+    * body: the plain text of everything else, one block per line:
+      paragraphs, list items, table rows (cells joined by " | "),
+      block quotes, code (verbatim), image alt text, the text of HTML
+      blocks. Link text is kept, URLs and emphasis markers are not.
+      Wikilinks become searchable words: ``[[t]]`` -> "t",
+      ``[[t|label]]`` -> "label t", ``[[t#sec]]`` -> "t sec".
+    """
+    try:
+        return _parse(path, data)
+    except Exception as exc:  # pragma: no cover - last line of defence
+        return _empty_note(path, [_problem("could not parse note: ", exc)])
+
+
+def _parse(path: str, data: bytes) -> Note:
+    data = bytes(data)
+    problems: list[str] = []
+
+    if b"\x00" in data[: MAX_NOTE_BYTES]:
+        return _empty_note(path, [_P_BINARY])
+
+    truncated = len(data) > MAX_NOTE_BYTES
+    if truncated:
+        data = data[:MAX_NOTE_BYTES]
+        problems.append(_P_TOO_LARGE)
+
+    text, valid = _decode(data, final=not truncated)
+    if not valid:
+        problems.append(_P_NOT_UTF8)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+
+    if not text.strip():
+        return _empty_note(path, problems + [_P_EMPTY])
+
+    meta, text = _front_matter(text, problems)
+
+    title = _first_text(meta, "title", "name")
+    desc = _first_text(meta, "description", "summary")
+    note_type = _first_text(meta, "type")
+    if not note_type:
+        nested = meta.get("metadata")
+        if isinstance(nested, dict):
+            note_type = _first_text(_lower_keys(nested), "type")
+    aliases = _dedupe(_one_line(s) for s in _strings(_first_value(meta, "aliases", "alias")))
+    tags = _dedupe(
+        part.lstrip("#")
+        for s in _strings(_first_value(meta, "tags", "tag"))
+        for part in _TAG_SPLIT.split(s)
+    )
+
+    try:
+        headings, body = _markdown_text(text, drop_first_h1=not title)
+    except Exception:
+        # markdown-it-py has no known failure on str input, but a single
+        # bad file must not stop an index run.
+        headings, body = [], [text.strip()]
+        problems.append(_P_BAD_MARKDOWN)
+
+    if not title and headings and headings[0][0] == "h1-title":
+        title = headings.pop(0)[1]
+    if not title:
+        title = _title_from_path(path)
+
+    return Note(
+        path=path,
+        title=title,
+        desc=desc,
+        headings="\n".join(h for _, h in headings),
+        body="\n".join(body),
+        type=note_type,
+        aliases=aliases,
+        tags=tags,
+        problems=problems,
+    )
+
+
+def _empty_note(path: str, problems: list[str]) -> Note:
+    return Note(
+        path=path,
+        title=_title_from_path(path),
+        desc="",
+        headings="",
+        body="",
+        type="",
+        aliases=[],
+        tags=[],
+        problems=problems,
+    )
+
+
+def _problem(prefix: str, exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    detail = lines[0].strip() if lines else type(exc).__name__
+    return (prefix + detail)[:_MAX_PROBLEM_CHARS]
+
+
+# --- decoding ---------------------------------------------------------------
+
+
+def _decode(data: bytes, *, final: bool) -> tuple[str, bool]:
+    """Decode UTF-8; return the text and whether the bytes were valid.
+
+    With ``final=False`` (the data was cut at the size limit) a multi-byte
+    character split by the cut is dropped instead of counted as invalid.
+    """
+    strict = codecs.getincrementaldecoder("utf-8")("strict")
+    try:
+        return strict.decode(data, final=final), True
+    except UnicodeDecodeError:
+        lenient = codecs.getincrementaldecoder("utf-8")("replace")
+        return lenient.decode(data, final=final), False
+
+
+def _title_from_path(path: str) -> str:
+    try:
+        pure = PurePosixPath(path)
+        stem = pure.stem or pure.name
+    except Exception:
+        stem = str(path)
+    readable = _NAME_SEPARATORS.sub(" ", stem).strip()
+    return readable or stem.strip()
+
+
+# --- front matter -----------------------------------------------------------
+
+
+def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
+    """Split off and load the front matter.
+
+    Returns the mapping (keys lower-cased; empty when there is none or it
+    is unusable) and the rest of the text. Problems are appended.
+    """
+    opening = _FM_OPEN.match(text)
+    if not opening:
+        return {}, text
+    closing = _FM_CLOSE.search(text, opening.end())
+    if not closing:
+        # No closing line: the leading `---` is a thematic break.
+        return {}, text
+    source = text[opening.end() : closing.start()]
+    rest = text[closing.end() + 1 :]
+
+    try:
+        loaded = yaml.load(source, Loader=_YAML_LOADER)
+    except yaml.MarkedYAMLError as exc:
+        detail = (exc.problem or exc.context or "").strip() or _problem("", exc)
+        mark = exc.problem_mark or exc.context_mark
+        if mark is not None:
+            # +2: line numbers in the file start at 1 and line 1 is `---`.
+            detail += f" (line {mark.line + 2})"
+        problems.append((_P_BAD_YAML + detail)[:_MAX_PROBLEM_CHARS])
+        return {}, rest
+    except Exception as exc:  # bad dates (ValueError), deep nesting, ...
+        problems.append(_problem(_P_BAD_YAML, exc))
+        return {}, rest
+
+    if loaded is None:
+        return {}, rest
+    if not isinstance(loaded, dict):
+        problems.append(_P_NOT_MAPPING)
+        return {}, rest
+    return _lower_keys(loaded), rest
+
+
+def _lower_keys(mapping: dict[Any, Any]) -> dict[str, Any]:
+    """Index a mapping by lower-cased string keys; an exact lower-case key wins."""
+    out: dict[str, Any] = {}
+    for key, value in mapping.items():
+        if not isinstance(key, str):
+            continue
+        low = key.strip().lower()
+        if low not in out or key == low:
+            out[low] = value
+    return out
+
+
+def _first_value(meta: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        value = meta.get(key)
+        if _strings(value):
+            return value
+    return None
+
+
+def _first_text(meta: dict[str, Any], *keys: str) -> str:
+    """First key whose value has text, as one line."""
+    for key in keys:
+        text = _one_line(" ".join(_strings(meta.get(key))))
+        if text:
+            return text
+    return ""
+
+
+def _one_line(s: str) -> str:
+    return _SPACES.sub(" ", s).strip()
+
+
+def _strings(value: Any) -> list[str]:
+    """Flatten any YAML value into its non-empty scalar texts.
+
+    Lists, sets and mapping values are walked (keys are ignored), within
+    fixed bounds on depth and count.
+    """
+    out: list[str] = []
+
+    def walk(v: Any, depth: int) -> None:
+        if len(out) >= _MAX_VALUE_ITEMS or depth > _MAX_VALUE_DEPTH or v is None:
+            return
+        if isinstance(v, (list, tuple, set, frozenset)):
+            for item in v:
+                walk(item, depth + 1)
+        elif isinstance(v, dict):
+            for item in v.values():
+                walk(item, depth + 1)
+        else:
+            s = _scalar(v).strip()
+            if s:
+                out.append(s)
+
+    walk(value, 0)
+    return out
+
+
+def _scalar(v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (_dt.date, _dt.datetime, _dt.time)):
+        return v.isoformat()
+    if isinstance(v, (bytes, bytearray)):  # !!binary
+        return bytes(v).decode("utf-8", errors="replace")
+    try:
+        return str(v)
+    except Exception:
+        return ""
+
+
+def _dedupe(items: Any) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        if item and item not in seen:
+            seen[item] = None
+    return list(seen)
+
+
+# --- Markdown ---------------------------------------------------------------
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, str]], list[str]]:
+    """Walk the tokens of ``text`` once.
+
+    Returns ``(headings, body)``: headings as ``(kind, text)`` pairs where
+    kind is "h1-title" for the first non-empty H1 when ``drop_first_h1``
+    (the caller takes it as the title), else "heading"; body as a list of
+    text blocks.
+    """
+    headings: list[tuple[str, str]] = []
+    body: list[str] = []
+    heading_tag = ""
+    title_taken = not drop_first_h1
+    row: list[str] | None = None
+
+    for tok in _markdown().parse(text):
+        kind = tok.type
+        if kind == "inline":
+            if heading_tag:
+                line = _one_line(_inline_text(tok.children or [], " "))
+                if not line:
+                    continue
+                if heading_tag == "h1" and not title_taken:
+                    title_taken = True
+                    headings.insert(0, ("h1-title", line))
+                else:
+                    headings.append(("heading", line))
+            elif row is not None:
+                cell = _inline_text(tok.children or [], " ").strip()
+                if cell:
+                    row.append(cell)
+            else:
+                block = _inline_text(tok.children or [], "\n").strip()
+                if block:
+                    body.append(block)
+        elif kind == "heading_open":
+            heading_tag = tok.tag
+        elif kind == "heading_close":
+            heading_tag = ""
+        elif kind == "tr_open":
+            row = []
+        elif kind == "tr_close":
+            if row:
+                body.append(" | ".join(row))
+            row = None
+        elif kind in ("fence", "code_block"):
+            code = tok.content.rstrip("\n")
+            if code.strip():
+                body.append(code)
+        elif kind == "html_block":
+            block = _html_text(tok.content)
+            if block:
+                body.append(block)
+    return headings, body
+
+
+def _inline_text(children: list[Any], line_break: str) -> str:
+    """Plain text of an inline token's children.
+
+    Runs of text are collected across emphasis and link tokens before
+    wikilinks are rewritten, so ``[[t|*label*]]`` still matches; code
+    spans are kept verbatim and never rewritten.
+    """
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            out.append(_WIKILINK.sub(_wikilink_text, "".join(run)))
+            run.clear()
+
+    for child in children:
+        kind = child.type
+        if kind in ("text", "text_special"):
+            run.append(child.content)
+        elif kind == "code_inline":
+            flush()
+            out.append(child.content)
+        elif kind in ("softbreak", "hardbreak"):
+            flush()
+            out.append(line_break)
+        elif kind == "image":
+            alt = _inline_text(child.children, " ") if child.children else child.content
+            run.append(alt)
+        elif kind == "html_inline":
+            if _HTML_BR.match(child.content):
+                flush()
+                out.append(line_break)
+        # em/strong/s/link open and close carry no text of their own.
+    flush()
+    return "".join(out)
+
+
+def _wikilink_text(match: re.Match[str]) -> str:
+    inner = match.group(1)
+    target, _, label = inner.partition("|")
+    target = _one_line(re.sub(r"#\^?", " ", target))
+    label = _one_line(label)
+    if label and target:
+        return f"{label} {target}"
+    return label or target
+
+
+def _html_text(source: str) -> str:
+    """Rough text of an HTML block: comments and tags removed, entities decoded."""
+    stripped = _HTML_TAG.sub(" ", _HTML_COMMENT.sub(" ", source))
+    lines = (_one_line(line) for line in html.unescape(stripped).split("\n"))
+    return "\n".join(line for line in lines if line)

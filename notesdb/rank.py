@@ -1,0 +1,178 @@
+"""Query terms -> candidate notes, ranked by column-weighted BM25, with the features the gate reads.
+
+Candidates come from one FTS5 ``MATCH ... ORDER BY rank``, where the rank is the table's stored
+``bm25(3.0, 2.0, 2.0, 1.0)``: Okapi BM25 with k1 = 1.2 and b = 0.75, title, desc, headings and
+body weighted 3 : 2 : 2 : 1 (https://sqlite.org/fts5.html#the_bm25_function).
+
+For each candidate we then record, per message term, whether the note holds one of the term's
+words and where: in its title, description or headings (the note is *about* it) or only in
+its body (it mentions it). FTS5 floors the IDF of any word in half the notes or more, so the
+weight of a word is read from the vocabulary's document frequencies (``query.idf``).
+
+Every candidate gets an *evidence* score: the sum over message terms of
+``weight * idf * place``, where ``weight`` is 1 for an exact word and less for a corrected or
+expanded one, and ``place`` is 1 for title/desc/headings and ``BODY_PLACE`` for body only.
+Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
+means the same for a three-word message and a pasted log.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Final
+
+from notesdb.query import Query, Term, idf, match_expression
+
+__all__ = ["Hit", "Candidate", "Ranking", "rank", "search_sql", "BODY_PLACE"]
+
+#: Candidates read from FTS5 per message.
+MAX_CANDIDATES: Final = 20
+#: Share of a word's weight earned when it sits only in a note's body, not in its title,
+#: description or headings. Measured on the shared labelled sets (``notesdb tune``).
+BODY_PLACE: Final = 0.5
+#: Weight of a message word that is not in the vocabulary at all (and corrects or expands to
+#: nothing), relative to the IDF of a word found in no note. Such words make the message
+#: about something the notes do not hold. Words with digits (ids, times, sizes in logs) count 0.
+UNKNOWN_WEIGHT: Final = 0.5
+#: Candidates whose evidence is within this share of the top note's count as tied with it.
+TIE_TOLERANCE: Final = 0.01
+
+_SEARCH_SQL: Final = """SELECT notes.id, notes.path, notes.title, notes.desc, notes_fts.rank
+FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid
+WHERE notes_fts MATCH ?
+ORDER BY notes_fts.rank
+LIMIT ?"""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One message term found in one note."""
+
+    token: str  # as typed (folded)
+    word: str  # the vocabulary word found
+    how: str  # exact, corrected or prefix
+    weight: float  # 1.0 exact; less for corrected or expanded words
+    place: str  # "title", "desc", "headings" or "body"
+    doc_freq: int
+    evidence: float
+
+
+@dataclass
+class Candidate:
+    """A note that matched, with BM25 and the evidence the gate weighs."""
+
+    rowid: int
+    path: str
+    title: str
+    desc: str
+    bm25: float  # positive: -rank of fts5 bm25(3,2,2,1); higher is better
+    hits: list[Hit] = field(default_factory=list)
+    evidence: float = 0.0
+    coverage: float = 0.0
+    mentions: int = 0  # occurrences of the message's rarer words (counted only to break ties)
+
+    @property
+    def about(self) -> list[Hit]:
+        """Hits in the title, description or headings: what the note is about."""
+        return [h for h in self.hits if h.place != "body"]
+
+
+@dataclass
+class Ranking:
+    """Candidates best first, and the message's total possible evidence."""
+
+    candidates: list[Candidate]
+    possible: float  # evidence a note holding every message term in its title would earn
+    unknown: list[str]  # message words no note holds
+
+
+def search_sql() -> str:
+    """The SQL run for candidates (paste it into ``sqlite3`` or Datasette with a MATCH string)."""
+    return _SEARCH_SQL
+
+
+def _term_weight(t: Term, n: int) -> float:
+    return max(a.weight * idf(a.doc_freq, n) for a in t.alternatives)
+
+
+def rank(conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES) -> Ranking:
+    """Rank the notes for a query and measure each candidate's evidence.
+
+    :param conn: an open notesdb database
+    :param query: from :func:`notesdb.query.build_query`
+    :param limit: candidates to read from FTS5
+    :returns: candidates ordered by evidence (ties: BM25), best first
+    """
+    n = max(query.n_notes, 1)
+    unknown_idf = idf(0, n) * UNKNOWN_WEIGHT
+    possible = 0.0
+    unknown: list[str] = []
+    for t in query.terms:
+        if t.known:
+            possible += _term_weight(t, n)
+        elif t.token.isalpha():
+            possible += unknown_idf
+            unknown.append(t.token)
+    words = query.words
+    expr = match_expression(words)
+    if not expr:
+        return Ranking([], possible, unknown)
+    rows = conn.execute(_SEARCH_SQL, (expr, limit)).fetchall()
+    cands = {r[0]: Candidate(r[0], r[1], r[2], r[3], -r[4]) for r in rows}
+    if not cands:
+        return Ranking([], possible, unknown)
+    ids = list(cands)
+    marks = ",".join("?" * len(ids))
+    # where each word sits, per candidate: one bm25() per column, non-zero where the word is
+    places: dict[str, dict[int, str]] = {}
+    sql = (
+        "SELECT rowid, bm25(notes_fts, 1, 0, 0, 0), bm25(notes_fts, 0, 1, 0, 0), "
+        "bm25(notes_fts, 0, 0, 1, 0) FROM notes_fts "
+        f"WHERE notes_fts MATCH ? AND rowid IN ({marks})"
+    )
+    for w in words:
+        found: dict[int, str] = {}
+        for rowid, t_, d_, h_ in conn.execute(sql, (match_expression([w]), *ids)):
+            found[rowid] = "title" if t_ else "desc" if d_ else "headings" if h_ else "body"
+        places[w] = found
+    for c in cands.values():
+        for t in query.terms:
+            best: Hit | None = None
+            for a in t.alternatives:
+                place = places.get(a.word, {}).get(c.rowid)
+                if place is None:
+                    continue
+                ev = a.weight * idf(a.doc_freq, n) * (1.0 if place != "body" else BODY_PLACE)
+                if best is None or ev > best.evidence:
+                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev)
+            if best is not None:
+                c.hits.append(best)
+                c.evidence += best.evidence
+        c.coverage = c.evidence / possible if possible > 0 else 0.0
+    ordered = sorted(cands.values(), key=lambda c: (-c.evidence, -c.bm25, c.path))
+    _break_ties(conn, ordered, n)
+    return Ranking(ordered, possible, unknown)
+
+
+def _break_ties(conn: sqlite3.Connection, ordered: list[Candidate], n: int) -> None:
+    """Order notes tied on evidence by how often they mention the words they hold.
+
+    Only the leading tie is examined, and only words in at most a tenth of the notes, so this
+    reads a few short FTS5 position lists (``notes_fts_terms``).
+    """
+    if len(ordered) < 2 or ordered[0].evidence <= 0:
+        return
+    tied = [c for c in ordered if ordered[0].evidence - c.evidence <= TIE_TOLERANCE * ordered[0].evidence]
+    if len(tied) < 2:
+        return
+    ids = {c.rowid: c for c in tied}
+    words = {h.word for c in tied for h in c.hits if h.doc_freq <= max(1, n // 10)}
+    for w in words:
+        for doc, count in conn.execute(
+            "SELECT doc, count(*) FROM notes_fts_terms WHERE term = ? GROUP BY doc", (w,)
+        ):
+            if doc in ids:
+                ids[doc].mentions += count
+    tied.sort(key=lambda c: (-c.mentions, -c.bm25, c.path))
+    ordered[: len(tied)] = tied

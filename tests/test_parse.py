@@ -1,0 +1,611 @@
+"""Tests for notesdb.parse: one Markdown file's bytes -> Note."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notesdb.parse import MAX_NOTE_BYTES, Note, parse_note
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+VAULT = SHARED / "fixtures" / "personal" / "vault"
+
+TOO_LARGE = "larger than 1 MiB: only the first 1 MiB is indexed"
+NOT_UTF8 = "not valid UTF-8: undecodable bytes replaced"
+BINARY = "binary file (contains NUL bytes): only its name is indexed"
+EMPTY = "empty file"
+NOT_MAPPING = "front matter is not a mapping"
+BAD_YAML = "malformed YAML front matter: "
+
+
+def assert_well_formed(note: Note, path: str) -> None:
+    """Field types every caller relies on, whatever the input was."""
+    assert isinstance(note, Note)
+    assert note.path == path
+    for name in ("title", "desc", "headings", "body", "type"):
+        assert type(getattr(note, name)) is str, name
+    for name in ("aliases", "tags", "problems"):
+        value = getattr(note, name)
+        assert type(value) is list, name
+        assert all(type(item) is str and item for item in value), name
+
+
+# --- one row per shape of note ---------------------------------------------
+
+MEMORY_FLAT = b"""\
+---
+name: Shield TV power supply
+description: Power specs for the 2015 Shield TV - internal PSU, C7 inlet
+type: reference
+---
+
+The 2015 Shield TV has no external brick.
+
+## Label / stock
+
+- Rating on the base label: 100-240 V~, 50/60 Hz, 0.6 A
+"""
+
+MEMORY_NESTED = b"""\
+---
+name: shield-tv-recovery
+description: Plan to unbrick the 2015 Nvidia Shield TV (P2571)
+metadata:
+  type: project
+modified: 2025-10-19T21:42:07Z
+---
+
+Goal: get the 2015 Shield TV booting stock firmware again.
+
+## Unit
+
+- NVIDIA SHIELD Android TV, 1st gen (2015), model **P2571**, 16 GB.
+"""
+
+OBSIDIAN = b"""\
+---
+title: Mercedes C250 CDI estate (S204)
+tags:
+  - car
+  - "#mercedes"
+aliases:
+  - C250
+  - the estate
+---
+
+# Car file
+
+Looked after by [[sol-abara|Sol]] at Northgate Autos; tools from [[dario]].
+Torque figures are in [[workshop-manual#Sump plug]].
+
+| part | number |
+|---|---|
+| engine undertray (front) | A 204 524 05 30 |
+| seen by | [[sol-abara\\|Sol]] |
+"""
+
+PLAIN = b"""\
+# Boiler (Vaillant ecoTEC)
+
+Intro paragraph with *emphasis* and a [link](https://example.com/manual.pdf).
+
+## Pressure
+
+Keep it at 1.2 bar cold.
+
+### Fault codes
+
+> F.22 means low water pressure.
+"""
+
+NO_TITLE = b"""\
+Four alarms, all FireAngel, interlinked by radio since 2023.
+
+## Batteries
+
+Sealed, ten years.
+"""
+
+BOM_CRLF = (
+    b"\xef\xbb\xbf---\r\n"
+    b"title: Sol Abara (mechanic)\r\n"
+    b"aliases: Sol\r\n"
+    b"---\r\n"
+    b"\r\n"
+    b"Independent Mercedes specialist.\r\n"
+    b"\r\n"
+    b"## Contact\r\n"
+    b"\r\n"
+    b"Workshop: 01632 960418\r"
+    b"## Hours\r"
+    b"Mon-Fri 08:00-17:30\r\n"
+)
+
+CODE = b"""\
+# Undertray parts
+
+Front undertray is `A2045240530`, ordered via Sol.
+
+```text
+A2045200123  gearbox tunnel undertray
+N000000001374  T25 screw with washer
+```
+
+    indented: A0009909292 expanding clip
+"""
+
+SHAPES = [
+    pytest.param(
+        "hardware/shield-tv-power-supply.md",
+        MEMORY_FLAT,
+        dict(
+            title="Shield TV power supply",
+            desc="Power specs for the 2015 Shield TV - internal PSU, C7 inlet",
+            type="reference",
+            headings="Label / stock",
+            body=(
+                "The 2015 Shield TV has no external brick.\n"
+                "Rating on the base label: 100-240 V~, 50/60 Hz, 0.6 A"
+            ),
+            aliases=[],
+            tags=[],
+            problems=[],
+        ),
+        # Claude Code memory file: flat name / description / type.
+        id="memory-flat",
+    ),
+    pytest.param(
+        "hardware/shield-tv-recovery.md",
+        MEMORY_NESTED,
+        dict(
+            title="shield-tv-recovery",
+            desc="Plan to unbrick the 2015 Nvidia Shield TV (P2571)",
+            type="project",
+            headings="Unit",
+            body=(
+                "Goal: get the 2015 Shield TV booting stock firmware again.\n"
+                "NVIDIA SHIELD Android TV, 1st gen (2015), model P2571, 16 GB."
+            ),
+            problems=[],
+        ),
+        # Newer memory file: type under metadata, and `modified` is a YAML
+        # timestamp (loads as datetime); emphasis must not leak into body.
+        id="memory-nested-type",
+    ),
+    pytest.param(
+        "vehicles/mercedes-w204.md",
+        OBSIDIAN,
+        dict(
+            title="Mercedes C250 CDI estate (S204)",
+            desc="",
+            type="",
+            aliases=["C250", "the estate"],
+            tags=["car", "mercedes"],
+            headings="Car file",
+            body=(
+                "Looked after by Sol sol-abara at Northgate Autos; tools from dario.\n"
+                "Torque figures are in workshop-manual Sump plug.\n"
+                "part | number\n"
+                "engine undertray (front) | A 204 524 05 30\n"
+                "seen by | Sol sol-abara"
+            ),
+            problems=[],
+        ),
+        # Obsidian note: title from front matter, so its H1 stays a heading;
+        # wikilinks of every form (the table one with Obsidian's \| escape).
+        id="obsidian",
+    ),
+    pytest.param(
+        "home/boiler.md",
+        PLAIN,
+        dict(
+            title="Boiler (Vaillant ecoTEC)",
+            headings="Pressure\nFault codes",
+            body=(
+                "Intro paragraph with emphasis and a link.\n"
+                "Keep it at 1.2 bar cold.\n"
+                "F.22 means low water pressure."
+            ),
+            problems=[],
+        ),
+        # Plain Markdown: title from the H1, which is then not a heading;
+        # link URL dropped, blockquote kept.
+        id="plain-h1",
+    ),
+    pytest.param(
+        "home/smoke-alarms.md",
+        NO_TITLE,
+        dict(title="smoke alarms", headings="Batteries", problems=[]),
+        # No front matter and no H1 (only an H2): title from the file name.
+        id="title-from-file-name",
+    ),
+    pytest.param(
+        "people/sol-abara.md",
+        BOM_CRLF,
+        dict(
+            title="Sol Abara (mechanic)",
+            aliases=["Sol"],
+            headings="Contact\nHours",
+            body="Independent Mercedes specialist.\nWorkshop: 01632 960418\nMon-Fri 08:00-17:30",
+            problems=[],
+        ),
+        # BOM before the front matter, CRLF and bare CR line ends mixed;
+        # aliases given as one string.
+        id="bom-crlf",
+    ),
+    pytest.param(
+        "vehicles/undertray.md",
+        CODE,
+        dict(
+            title="Undertray parts",
+            headings="",
+            body=(
+                "Front undertray is A2045240530, ordered via Sol.\n"
+                "A2045200123  gearbox tunnel undertray\n"
+                "N000000001374  T25 screw with washer\n"
+                "indented: A0009909292 expanding clip"
+            ),
+            problems=[],
+        ),
+        # Part numbers in inline code, a fenced block and an indented block
+        # are all body text, verbatim.
+        id="code",
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "data", "expected"), SHAPES)
+def test_shapes(path: str, data: bytes, expected: dict) -> None:
+    note = parse_note(path, data)
+    assert_well_formed(note, path)
+    got = {name: getattr(note, name) for name in expected}
+    assert got == expected
+    for field in dataclasses.fields(note):
+        value = getattr(note, field.name)
+        text = "\n".join(value) if isinstance(value, list) else value
+        assert "\r" not in text and "\ufeff" not in text, field.name
+
+
+# --- front-matter values ----------------------------------------------------
+
+FRONT_MATTER = [
+    # `summary` stands in for a missing description.
+    ("summary: Pinecil settings", dict(desc="Pinecil settings")),
+    # `title` wins over `name`.
+    ("name: shield-tv\ntitle: Shield TV", dict(title="Shield TV")),
+    # An empty title falls through to `name`.
+    ("title:\nname: shield-tv", dict(title="shield-tv")),
+    # Key names in any case.
+    ("Title: Prusa MK3S+\nTags: [printer]", dict(title="Prusa MK3S+", tags=["printer"])),
+    # Tags as one string: split on commas and whitespace, `#` stripped.
+    ("tags: '#car, mercedes w204'", dict(tags=["car", "mercedes", "w204"])),
+    # Singular keys, duplicates dropped, order kept.
+    ("tag: car\nalias: [C250, C250, C-class]", dict(tags=["car"], aliases=["C250", "C-class"])),
+    # Numbers, booleans and dates become text; None and empty items are skipped.
+    (
+        "title: 2024\ntags: [3d, 7, null, '', true]\ndescription: 2025-10-19",
+        dict(title="2024", tags=["3d", "7", "true"], desc="2025-10-19"),
+    ),
+    # A timestamp as title keeps its ISO form.
+    ("title: 2025-10-19T21:42:07Z", dict(title="2025-10-19T21:42:07+00:00")),
+    # Multi-line YAML strings become one line.
+    ("title: |\n  Two\n  lines\n", dict(title="Two lines")),
+    # `type` at top level wins over metadata.type; metadata that is not a
+    # mapping is ignored.
+    ("type: user\nmetadata:\n  type: project", dict(type="user")),
+    ("metadata: project", dict(type="")),
+    # Nested lists and mappings are flattened into their scalar values.
+    ("aliases: [[a, [b]], {x: c}]", dict(aliases=["a", "b", "c"])),
+    # A self-referencing list and alias-amplified lists stay bounded.
+    ("aliases: &a [x, *a]", dict(aliases=["x"])),
+    (
+        "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+        "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+        "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+        "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+        "tags: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]",
+        dict(tags=["x"]),
+    ),
+    # Empty front matter is no front matter, not a problem.
+    ("", dict(title="x", problems=[])),
+]
+
+
+@pytest.mark.parametrize(("yaml_text", "expected"), FRONT_MATTER)
+def test_front_matter_values(yaml_text: str, expected: dict) -> None:
+    data = f"---\n{yaml_text}\n---\nBody text.\n".encode()
+    note = parse_note("x.md", data)
+    assert_well_formed(note, "x.md")
+    assert {name: getattr(note, name) for name in expected} == expected
+    assert note.body == "Body text."
+
+
+def test_front_matter_closed_by_dots() -> None:
+    # YAML's document-end marker also closes front matter.
+    note = parse_note("a.md", b"---\ntitle: Dots\n...\nBody.\n")
+    assert (note.title, note.body, note.problems) == ("Dots", "Body.", [])
+
+
+def test_unclosed_front_matter_is_markdown() -> None:
+    # Without a closing line the leading --- is a thematic break.
+    note = parse_note("notes/a-b.md", b"---\ntitle: Not front matter\n")
+    assert note.title == "a b"
+    assert note.body == "title: Not front matter"
+    assert note.problems == []
+
+
+def test_front_matter_only() -> None:
+    # A memory file with no body at all is not an empty file.
+    note = parse_note("a.md", b"---\nname: stub\n---")
+    assert (note.title, note.body, note.problems) == ("stub", "", [])
+
+
+# --- Markdown to text -------------------------------------------------------
+
+MARKDOWN = [
+    # Emphasis, strong and strikethrough markers do not leak.
+    ("Model **P2571**, _foster_, ~~P2897~~.", "", "Model P2571, foster, P2897."),
+    # Link text kept, URL dropped; autolinks keep their URL as text.
+    ("See [the wiki](https://e.org/w) or <https://e.org>.", "", "See the wiki or https://e.org."),
+    # Image alt text kept.
+    ("![Pinout of the *J2* header](j2.png)", "", "Pinout of the J2 header"),
+    # Wikilink forms, including an embed and a block reference.
+    ("[[a]] [[b|B]] [[c#Sec]] ![[d.png]] [[e#^x1]]", "", "a B b c Sec d.png e x1"),
+    # Emphasis inside a wikilink label.
+    ("[[sol-abara|*Sol*]]", "", "Sol sol-abara"),
+    # Wikilink syntax inside code is code, left alone.
+    ("`[[not-a-link]]`", "", "[[not-a-link]]"),
+    # Entities and backslash escapes are decoded.
+    ("R&amp;D \\*not em\\*", "", "R&D *not em*"),
+    # Inline HTML tags dropped, their text kept; <br> breaks the line.
+    ("Press <kbd>Ctrl</kbd>+C<br>then V", "", "Press Ctrl+C\nthen V"),
+    # HTML blocks: tags and comments stripped, entities decoded.
+    ("<div>\n<b>Wi-Safe</b> &amp; mains <!-- hidden -->\n</div>", "", "Wi-Safe & mains"),
+    # Setext headings; all levels go to headings, none to body.
+    ("Intro\n\nFirst\n=====\n\nSecond\n------\n\n###### Six", "First\nSecond\nSix", "Intro"),
+    # Table: one row per line, cells joined, empty cells skipped.
+    ("| a | b | c |\n|---|---|---|\n| 1 |   | `3` |", "", "a | b | c\n1 | 3"),
+    # Nested lists and block quotes flatten to one line per block.
+    ("- one\n  - two\n> quoted\n> > deeper", "", "one\ntwo\nquoted\ndeeper"),
+    # A fence keeps its inner indentation and blank lines, not its info string.
+    ("```yaml\nkey:\n  - v\n\nend: 1\n```", "", "key:\n  - v\n\nend: 1"),
+]
+
+
+@pytest.mark.parametrize(("source", "headings", "body"), MARKDOWN)
+def test_markdown_text(source: str, headings: str, body: str) -> None:
+    note = parse_note("x.md", ("# T\n\n" + source).encode())
+    assert note.title == "T"
+    assert note.headings == headings
+    assert note.body == body
+
+
+def test_empty_h1_is_not_a_title() -> None:
+    note = parse_note("x.md", b"#\n\n# Real title\n\n# Another\n")
+    assert (note.title, note.headings) == ("Real title", "Another")
+
+
+def test_first_h1_is_title_only_without_front_matter_title() -> None:
+    # With a front-matter title the H1 is just another heading.
+    with_fm = parse_note("a.md", b"---\ntitle: FM\n---\n# Heading one\n\n## Two\n")
+    without = parse_note("a.md", b"# Heading one\n\n## Two\n\n# Later h1\n")
+    assert (with_fm.title, with_fm.headings) == ("FM", "Heading one\nTwo")
+    assert (without.title, without.headings) == ("Heading one", "Two\nLater h1")
+
+
+@pytest.mark.parametrize(
+    ("path", "title"),
+    [
+        ("home/smoke-alarms.md", "smoke alarms"),  # the documented example
+        ("til/python/struct_endianness.md", "struct endianness"),  # underscores too
+        ("Inbox/2025-10-19 -- call notes.md", "2025 10 19 call notes"),  # runs collapse
+        ("README", "README"),  # no suffix
+        ("notes/---.md", "---"),  # nothing readable left: keep the stem
+    ],
+)
+def test_title_from_file_name(path: str, title: str) -> None:
+    assert parse_note(path, b"Just a paragraph.\n").title == title
+
+
+# --- bad files --------------------------------------------------------------
+
+
+def test_malformed_yaml_still_parses_body() -> None:
+    data = b"---\ntitle: ok\ndescription: 'quoted' then more\n---\n# Heading\n\nBody kept.\n"
+    note = parse_note("bad-yaml.md", data)
+    assert note.problems == [BAD_YAML + "did not find expected key (line 3)"]
+    assert note.title == "Heading"  # front matter unusable, so the H1 is the title
+    assert note.body == "Body kept."
+    assert "quoted" not in note.body  # the block is removed all the same
+
+
+def test_yaml_that_fails_while_building_values() -> None:
+    # A date that matches YAML's timestamp pattern but is not a date.
+    note = parse_note("a.md", b"---\ntitle: ok\nmodified: 2025-13-45\n---\nBody.\n")
+    assert note.problems == [BAD_YAML + "month must be in 1..12"]
+    assert note.body == "Body."
+
+
+def test_unsafe_yaml_tag_is_not_constructed() -> None:
+    note = parse_note("a.md", b"---\nx: !!python/object/apply:os.system [echo]\n---\nBody.\n")
+    assert len(note.problems) == 1 and note.problems[0].startswith(BAD_YAML)
+    assert note.body == "Body."
+
+
+@pytest.mark.parametrize(
+    "yaml_text",
+    [
+        "- a list\n- of items",  # a YAML sequence
+        "just a string",  # a YAML scalar
+        "42",  # a number
+    ],
+)
+def test_front_matter_not_a_mapping(yaml_text: str) -> None:
+    note = parse_note("notes/odd.md", f"---\n{yaml_text}\n---\nBody.\n".encode())
+    assert note.problems == [NOT_MAPPING]
+    assert (note.title, note.body) == ("odd", "Body.")
+
+
+def test_invalid_utf8() -> None:
+    note = parse_note("latin1.md", "# Caf\xe9 notes\n\nR\xe9sum\xe9 here.\n".encode("latin-1"))
+    assert note.problems == [NOT_UTF8]
+    assert note.title == "Caf\ufffd notes"
+    assert note.body == "R\ufffdsum\ufffd here."
+
+
+def test_nul_bytes_mean_binary() -> None:
+    note = parse_note("attachments/scan-2024.md", b"%PDF-1.7\n\x00\x01\x02# Title\n")
+    assert note == Note(
+        path="attachments/scan-2024.md",
+        title="scan 2024",
+        desc="",
+        headings="",
+        body="",
+        type="",
+        aliases=[],
+        tags=[],
+        problems=[BINARY],
+    )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",  # zero bytes
+        b" \n\t\r\n",  # whitespace only
+        b"\xef\xbb\xbf\r\n",  # a BOM and a line end
+    ],
+)
+def test_empty_file(data: bytes) -> None:
+    note = parse_note("inbox/new-note.md", data)
+    assert note.problems == [EMPTY]
+    assert (note.title, note.body, note.headings) == ("new note", "", "")
+
+
+def test_larger_than_limit_parses_first_mib() -> None:
+    para = b"Torque the sump plug to 30 Nm.\n\n"
+    head = b"# Big note\n\n" + para * (MAX_NOTE_BYTES // len(para))
+    kept = head[: MAX_NOTE_BYTES - 12] + b"\n\nLASTKEPT\n\n"
+    assert len(kept) == MAX_NOTE_BYTES
+    data = kept + b"DROPPED after the limit\n"
+    note = parse_note("big.md", data)
+    assert note.problems == [TOO_LARGE]
+    assert note.title == "Big note"
+    assert note.body.startswith("Torque the sump plug to 30 Nm.\n")
+    assert note.body.endswith("\nLASTKEPT")
+
+
+def test_cut_inside_a_character_is_not_invalid_utf8() -> None:
+    # The limit falls between the two bytes of "é": that is the cut, not bad data.
+    data = b"x" * (MAX_NOTE_BYTES - 1) + "é".encode() + b"tail"
+    note = parse_note("big.md", data)
+    assert note.problems == [TOO_LARGE]
+    assert note.body == "x" * (MAX_NOTE_BYTES - 1)
+
+
+def test_exactly_at_limit_is_fine() -> None:
+    data = b"# Fits\n\n" + b"a" * (MAX_NOTE_BYTES - 8)
+    assert len(data) == MAX_NOTE_BYTES
+    assert parse_note("fits.md", data).problems == []
+
+
+# --- never raises -----------------------------------------------------------
+
+# Characters that drive the YAML and Markdown parsers into their odd corners.
+MARKDOWNISH = st.text(
+    alphabet=st.sampled_from(list("-.#*_`~[]|!<>()&;:'\"\\ \t\r\n\ufeffaZ9é{},?%@")),
+    max_size=300,
+)
+FRONT = st.sampled_from(["", "---\n", "---\r\n", "\ufeff---\n", "---\ntitle: ", "---\n- "])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000))
+def test_never_raises_on_bytes(data: bytes) -> None:
+    assert_well_formed(parse_note("a/b.md", data), "a/b.md")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=2000))
+def test_never_raises_on_text(text: str) -> None:
+    assert_well_formed(parse_note("a/b.md", text.encode()), "a/b.md")
+
+
+@settings(max_examples=300, deadline=None)
+@given(FRONT, MARKDOWNISH, st.sampled_from(["", "\n---\n", "\n...\n"]), MARKDOWNISH)
+def test_never_raises_on_markdownish_text(front: str, fm: str, close: str, rest: str) -> None:
+    data = (front + fm + close + rest).encode()
+    note = parse_note("x.md", data)
+    assert_well_formed(note, "x.md")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b">" * 50_000,  # deeply nested block quotes
+        b"[" * 10_000 + b"]" * 10_000,  # nested brackets
+        b"".join(b"  " * i + b"- item\n" for i in range(500)),  # nested lists
+        b"---\n" + b"[" * 50_000 + b"\n---\nbody",  # deeply nested YAML
+        b"---\na: " + b"{a: " * 10_000 + b"\n---\nbody",  # unclosed YAML mappings
+    ],
+    ids=["quotes", "brackets", "lists", "yaml-nesting", "yaml-unclosed"],
+)
+def test_never_raises_on_pathological_nesting(data: bytes) -> None:
+    assert_well_formed(parse_note("deep.md", data), "deep.md")
+
+
+# --- the shared fixture vault ----------------------------------------------
+
+
+def test_fixture_vault() -> None:
+    if not VAULT.is_dir():
+        pytest.skip(f"fixture vault not found at {VAULT}")
+    notes = {}
+    for file in sorted(VAULT.rglob("*.md")):
+        rel = file.relative_to(VAULT).as_posix()
+        notes[rel] = note = parse_note(rel, file.read_bytes())
+        assert_well_formed(note, rel)
+        assert note.title, rel
+    assert len(notes) > 100
+
+    recovery = notes["hardware/shield-tv-recovery.md"]
+    assert recovery.title == "shield-tv-recovery"
+    assert recovery.desc.startswith("Plan to unbrick")
+    assert recovery.type == "project"
+    assert "P2571" in recovery.body and "**" not in recovery.body
+    assert recovery.problems == []
+
+    car = notes["vehicles/mercedes-w204.md"]
+    assert car.title == "Mercedes C250 CDI estate (S204)"
+    assert car.aliases == ["C250", "C-class", "the estate"]
+    assert car.tags == ["car", "mercedes", "w204"]
+    assert "A 204 524 05 30" in car.body
+    assert "Sol sol-abara" in car.body
+
+    sol = notes["people/sol-abara.md"]  # starts with a UTF-8 BOM
+    assert sol.title == "Sol Abara (mechanic)"
+    assert sol.aliases == ["Sol", "Northgate Autos"]
+    assert sol.tags == ["people", "car"]
+    assert sol.headings.split("\n")[0] == "Contact"
+
+    psu = notes["hardware/shield-tv-power-supply.md"]  # CRLF line ends
+    assert psu.title == "Shield TV power supply"
+    assert psu.type == "reference"
+    assert psu.headings.split("\n")[0] == "Label / stock"
+    for field in dataclasses.fields(psu):
+        assert "\r" not in str(getattr(psu, field.name)), field.name
+
+    # The one real file with broken YAML: an unquoted description that
+    # starts with a quoted word.
+    homelab = notes["hardware/homelab-server.md"]
+    assert homelab.problems == [BAD_YAML + "did not find expected key (line 3)"]
+    assert homelab.title == "homelab server"
+    assert homelab.headings.split("\n")[0] == "Hardware"
+
+    assert notes["home/smoke-alarms.md"].title == "smoke alarms"
+    assert [rel for rel, n in notes.items() if n.problems] == ["hardware/homelab-server.md"]
