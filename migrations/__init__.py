@@ -164,3 +164,24 @@ def m005_fts_vocab(db: Database) -> None:
         " -- every occurrence of every indexed word: term, doc (= notes.id), col, offset"
     )
     db.execute("PRAGMA user_version = 5")
+
+
+@migrations()
+def m006_english(db: Database) -> None:
+    """``english``: how common each word is in general English, to discount everyday words."""
+    import wordfreq
+
+    db.execute(
+        """
+        CREATE TABLE english ( -- word frequencies of general English (wordfreq, CC BY-SA 4.0)
+            word TEXT PRIMARY KEY,   -- folded like the FTS5 tokenizer
+            zipf REAL NOT NULL       -- log10 of occurrences per billion words (3 rare .. 7 'the')
+        ) WITHOUT ROWID
+        """
+    )
+    rows = {}
+    for word, freq in wordfreq.get_frequency_dict("en", wordlist="small").items():
+        if word.isalnum():
+            rows.setdefault(word.lower(), round(wordfreq.freq_to_zipf(freq), 2))
+    db.conn.executemany("INSERT INTO english(word, zipf) VALUES (?, ?)", rows.items())
+    db.execute("PRAGMA user_version = 6")

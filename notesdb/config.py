@@ -7,13 +7,15 @@
   directory. TOML with a ``[gate]`` table (thresholds, see ``notesdb.gate.Settings``) and a
   ``[log]`` table (``prompts = false`` stops logging prompt text).
 
-This module is on the hook's path: it imports platformdirs only when a default path is needed.
+This module is on the hook's path: it imports platformdirs (about 5 ms) and hashlib (OpenSSL,
+about 2 ms) only when a default path is needed, and finds the default config file on Linux
+without platformdirs.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +56,8 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path) -> Path:
     value = db or os.environ.get("NOTESDB_DB")
     if value:
         return Path(value).expanduser()
+    import hashlib
+
     import platformdirs
 
     absolute = str(notes.expanduser().resolve())
@@ -67,9 +71,26 @@ def config_path(config: str | os.PathLike[str] | None = None) -> Path:
     value = config or os.environ.get("NOTESDB_CONFIG")
     if value:
         return Path(value).expanduser()
+    return Path(_user_config_dir()) / "notesdb.toml"
+
+
+def _user_config_dir() -> str:
+    """``platformdirs.user_config_dir("notesdb")``, computed without importing platformdirs on
+    Linux (the hook reads this on every message): ``$XDG_CONFIG_HOME/notesdb`` when that is an
+    absolute path, else ``$HOME/.config/notesdb``. Elsewhere, or with no absolute ``HOME``, or
+    on Android, platformdirs answers."""
+    android = hasattr(sys, "getandroidapilevel") or (
+        os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system"
+    )
+    if sys.platform == "linux" and not android:
+        xdg = os.environ.get("XDG_CONFIG_HOME", "")
+        if os.path.isabs(xdg):
+            return os.path.join(xdg, "notesdb")
+        if os.path.isabs(os.environ.get("HOME", "")):
+            return os.path.join(os.path.expanduser("~/.config"), "notesdb")
     import platformdirs
 
-    return Path(platformdirs.user_config_dir("notesdb")) / "notesdb.toml"
+    return platformdirs.user_config_dir("notesdb")
 
 
 def load_config(config: str | os.PathLike[str] | None = None) -> Config:

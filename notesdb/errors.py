@@ -27,3 +27,7 @@ class CasesFileError(NotesdbError):
 
 class ConfigError(NotesdbError):
     """The configuration file cannot be read or holds a bad value."""
+
+
+class IndexBusy(DatabaseUnavailable):
+    """Another process is updating the index (the hook answers from the index as it is)."""

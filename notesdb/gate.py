@@ -8,8 +8,8 @@ An eager tool is worse than none, so the gate speaks only through one of three r
    or prefix expansion) is rare in the vocabulary and sits in the note's title, description or
    headings, not only in passing in its body.
 
-Anything else stays silent, with the reason. A note after the first is named only when it too
-is about a rare word of the message that the notes named before it are not about.
+Anything else stays silent, with the reason. A note after the first is named only when it is nearly as strong and
+has a rare word of the message in its title that the notes named before it are not about.
 
 Every threshold is a field of :class:`Settings`; the defaults were chosen with ``notesdb tune``
 on the dev halves of the shared labelled sets (personal, tech, memory, til, chat) and can be
@@ -32,47 +32,56 @@ MAX_NOTES: Final = 3
 
 @dataclass
 class Settings:
-    """Gate thresholds. Coverage is a share of the message's possible evidence (0..1);
-    evidence is in IDF units (natural log); a lead is the ratio of the top note's evidence to
-    the second's."""
+    """Gate thresholds.
 
-    #: strong route: coverage at least this
-    strong_coverage: float = 0.6
-    #: lead route: coverage at least this, and top evidence at least ``lead_ratio`` x second
-    lead_coverage: float = 0.35
-    lead_ratio: float = 2.0
-    #: rare route: coverage at least this
-    rare_coverage: float = 0.25
-    #: a word is rare when at most this share of notes holds it (or ``rare_min_df`` notes)
-    rare_share: float = 0.02
-    rare_min_df: int = 3
-    #: a rare word reached by correction or expansion must weigh at least this much (0..1);
-    #: an ambiguous correction (several words at the same edit distance) weighs less
-    rare_min_weight: float = 0.5
-    #: no route fires below this top evidence (in IDF units: about one rare word)
-    min_evidence: float = 2.0
-    #: extra notes: coverage at least this share of the top note's
-    extra_share: float = 0.5
+    Units: *evidence* is a sum of word weights (IDF in natural-log units from the vocabulary's
+    document frequencies, times English specificity, times 1 for an exact word and less for a
+    corrected or expanded one, times the place factor); *coverage* is the top note's share of
+    the message's possible evidence (0..1); a *lead* is the ratio of the top note's evidence to
+    the second note's. Defaults were chosen with ``notesdb tune`` on the dev halves of the
+    shared labelled sets (personal, chat, tech, memory, til); README gives the figures.
+    """
+
+    #: strong route: this much evidence, from at least ``strong_words`` message words,
+    #: covering at least ``strong_coverage`` of the message
+    strong_evidence: float = 6.0
+    strong_words: int = 2
+    strong_coverage: float = 0.18
+    #: lead route: ``lead_ratio`` times the second note's evidence, with at least
+    #: ``lead_evidence`` evidence and ``lead_coverage`` coverage
+    lead_ratio: float = 1.25
+    lead_evidence: float = 4.0
+    lead_coverage: float = 0.4
+    lead_words: int = 2
+    #: rare route: the note is about a message word (title, desc or headings) whose weight is
+    #: at least ``rare_weight`` (a word in few notes and uncommon in English), and the note
+    #: covers at least ``rare_coverage`` of the message
+    rare_weight: float = 2.5
+    rare_coverage: float = 0.5
+    #: every route: the top note must lead the second by at least this ratio (a tie is a
+    #: coin toss between notes, and a coin toss is not confidence)
+    min_lead: float = 1.0
+    #: a word counts as matched when it brings at least this much evidence
+    word_evidence: float = 0.5
+    #: extra notes: coverage at least this share of the top note's, and a rare word of the
+    #: message in their title that the notes already named are not about
+    extra_share: float = 0.85
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> "Settings":
-        """Settings from a mapping (the config file's ``[gate]`` table); unknown keys raise.
+        """Settings from a mapping (the config file's ``[gate]`` table).
 
         :raises ValueError: an unknown key or a value that is not a number
         """
-        known = {f.name: f.type for f in fields(cls)}
+        known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise ValueError(f"unknown gate setting {key!r} (known: {', '.join(known)})")
+                raise ValueError(f"unknown gate setting {key!r} (known: {', '.join(sorted(known))})")
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"gate setting {key!r} must be a number, not {value!r}")
-            values[key] = int(value) if key == "rare_min_df" else float(value)
+            values[key] = int(value) if key in ("strong_words", "lead_words") else float(value)
         return cls(**values)
-
-    def rare_df(self, n_notes: int) -> int:
-        """Highest document frequency that still counts as rare in an index of ``n_notes``."""
-        return max(self.rare_min_df, int(self.rare_share * n_notes))
 
 
 @dataclass
@@ -113,25 +122,21 @@ def _lead(top: Any, second: Any | None) -> float:
     return top.evidence / second.evidence
 
 
-def _rare_about(cand: Any, settings: Settings, n_notes: int) -> list[Any]:
-    limit = settings.rare_df(n_notes)
-    return [
-        h
-        for h in cand.about
-        if h.doc_freq <= limit and h.weight >= settings.rare_min_weight
-    ]
+def _rare_about(cand: Any, settings: Settings) -> list[Any]:
+    """Hits in the note's title, description or headings of words heavy enough to be rare."""
+    return [h for h in cand.about if h.evidence >= settings.rare_weight]
 
 
 def judge(ranking: Any, n_notes: int, settings: Settings) -> Decision:
     """Decide whether to speak about a ranking (``notesdb.rank.Ranking``).
 
     :param ranking: candidates best first, with evidence and coverage
-    :param n_notes: notes in the index (for what counts as rare)
+    :param n_notes: notes in the index
     :param settings: thresholds
     :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead`` or ``rare`` when it
         speaks, and otherwise the reason for silence: ``no-terms`` (nothing searchable),
-        ``no-match`` (no note holds a word), ``weak`` (too little evidence), ``tie`` (no clear
-        winner and no rare word)
+        ``no-match`` (no note holds a word of the message), ``tie`` (no note leads the
+        others), ``weak`` (no route's thresholds are met)
     """
     cands = ranking.candidates
     d = Decision(spoken=False)
@@ -158,32 +163,44 @@ def judge(ranking: Any, n_notes: int, settings: Settings) -> Decision:
     top = cands[0]
     second = cands[1] if len(cands) > 1 else None
     lead = _lead(top, second)
-    rare = _rare_about(top, settings, n_notes)
+    rare = _rare_about(top, settings)
+    words = sum(1 for h in top.hits if h.evidence >= settings.word_evidence)
     d.reasons.append(
-        f"top {top.path}: evidence {top.evidence:.2f}, coverage {top.coverage:.2f}, "
-        f"lead {lead:.2f}x over the second"
+        f"top {top.path}: evidence {top.evidence:.2f} from {words} word(s), "
+        f"coverage {top.coverage:.2f}, lead {lead:.2f}x over the second"
     )
     if rare:
         d.reasons.append(
             "about rare words: "
-            + ", ".join(f"{h.word} (df {h.doc_freq}, in {h.place})" for h in rare)
+            + ", ".join(f"{h.word} (df {h.doc_freq}, weight {h.evidence:.2f}, in {h.place})" for h in rare)
         )
-    if top.evidence < settings.min_evidence:
-        d.route = "weak"
-        d.reasons.append(f"evidence {top.evidence:.2f} < {settings.min_evidence}")
+    if lead < settings.min_lead:
+        d.route = "tie"
+        d.reasons.append(f"no clear winner: lead {lead:.2f} < {settings.min_lead}")
         return d
-    if top.coverage >= settings.strong_coverage:
+    if (
+        top.evidence >= settings.strong_evidence
+        and words >= settings.strong_words
+        and top.coverage >= settings.strong_coverage
+    ):
         d.route = "strong"
-    elif top.coverage >= settings.lead_coverage and lead >= settings.lead_ratio:
+    elif (
+        lead >= settings.lead_ratio
+        and words >= settings.lead_words
+        and top.evidence >= settings.lead_evidence
+        and top.coverage >= settings.lead_coverage
+    ):
         d.route = "lead"
     elif rare and top.coverage >= settings.rare_coverage:
         d.route = "rare"
     else:
-        d.route = "tie" if lead < settings.lead_ratio and top.coverage >= settings.rare_coverage else "weak"
+        d.route = "weak"
         d.reasons.append(
-            f"no route: coverage {top.coverage:.2f} (strong needs {settings.strong_coverage}), "
-            f"lead {lead:.2f} (needs {settings.lead_ratio} with coverage {settings.lead_coverage}), "
-            + ("no rare word in its title, desc or headings" if not rare else f"rare needs coverage {settings.rare_coverage}")
+            f"no route: strong needs evidence {settings.strong_evidence} from "
+            f"{settings.strong_words} words at coverage {settings.strong_coverage}; "
+            f"lead needs {settings.lead_ratio}x at evidence {settings.lead_evidence} and "
+            f"coverage {settings.lead_coverage}; rare needs a word of weight "
+            f"{settings.rare_weight} in the title, desc or headings at coverage {settings.rare_coverage}"
         )
         return d
     named = [top]
@@ -193,7 +210,9 @@ def judge(ranking: Any, n_notes: int, settings: Settings) -> Decision:
             break
         if c.coverage < settings.extra_share * top.coverage:
             continue
-        new = [h for h in _rare_about(c, settings, n_notes) if h.token not in covered]
+        new = [
+            h for h in _rare_about(c, settings) if h.token not in covered and h.place == "title"
+        ]
         if new:
             named.append(c)
             covered |= {h.token for h in c.about}
@@ -208,8 +227,9 @@ def judge(ranking: Any, n_notes: int, settings: Settings) -> Decision:
 def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS) -> str:
     """The one plain line added to the assistant's context, at most ``limit`` characters.
 
-    ``Notes that may cover this: "Title" (path) - description; "Title" (path).``
-    Descriptions are shortened (then dropped) to fit; it is a statement, never an instruction.
+    ``Notes that may cover this: "Title" (path) - "description"; "Title" (path).``
+    Descriptions are shortened (then dropped) to fit; it is a statement, never an instruction:
+    the notes' own words only ever appear inside double quotes (theirs become single quotes).
 
     :param notes: ``(title, path, description)`` triples, in order
     """
@@ -219,12 +239,12 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS) 
         parts = []
         for title, path, desc in notes:
             title = " ".join(title.split()).replace('"', "'")[:120]
-            part = f'"{title}" ({path})'
-            desc = " ".join(desc.split())
+            part = f'"{title}" ({" ".join(path.split())})'
+            desc = " ".join(desc.split()).replace('"', "'")
             if desc and desc_room > 0:
                 if len(desc) > desc_room:
                     desc = desc[: max(desc_room - 3, 0)].rstrip() + "..."
-                part += f" - {desc}"
+                part += f' - "{desc}"'
             parts.append(part)
         return head + "; ".join(parts) + "."
 

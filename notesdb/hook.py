@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -33,6 +34,23 @@ __all__ = ["main", "run", "SYNC_BUDGET_S"]
 SYNC_BUDGET_S: Final = 0.5
 #: Prompt characters kept in the log for one message (a pasted 1 MB log is cut to this).
 MAX_LOGGED_PROMPT: Final = 100_000
+#: Seconds after the start of a call until which logging its decision waits for a database
+#: another process is writing (at least ``MIN_LOG_WAIT_S``).
+LOG_BOUND_S: Final = 1.0
+MIN_LOG_WAIT_S: Final = 0.2
+#: Notes with problems named in one decision's ``error`` (each is named again while it lasts).
+MAX_LOGGED_PROBLEMS: Final = 20
+
+
+def _text(value: object, limit: int) -> str:
+    """At most ``limit`` characters SQLite and UTF-8 accept: a lone surrogate (``"\\ud800"`` in
+    the event JSON) becomes U+FFFD."""
+    s = (value if isinstance(value, str) else str(value or ""))[:limit]
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        s = re.sub("[\ud800-\udfff]", "\ufffd", s)
+    return s
 
 
 def _parse_args(argv: list[str]) -> dict[str, str | bool]:
@@ -64,7 +82,7 @@ def _fallback_log(db_path: Path | None, record: dict[str, object]) -> None:
         path = folder / "hook-errors.jsonl"
         fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
         with os.fdopen(fd, "a", encoding="utf-8") as f:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(json.dumps(record) + "\n")
     except Exception:
         pass
 
@@ -85,7 +103,7 @@ def run(raw: bytes, argv: list[str]) -> str:
     prompt: str | None = None
     problem = ""
     try:
-        loaded = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else None
+        loaded = json.loads(raw.decode("utf-8-sig", "replace")) if raw.strip() else None
         if loaded is None:
             problem = "empty stdin" if not raw.strip() else "stdin JSON is null"
         elif not isinstance(loaded, dict):
@@ -94,7 +112,7 @@ def run(raw: bytes, argv: list[str]) -> str:
             event = loaded
             p = event.get("prompt")
             if isinstance(p, str):
-                prompt = p
+                prompt = _text(p, len(p))
             else:
                 problem = "no prompt in the event" if p is None else "prompt is not a string"
     except ValueError as e:
@@ -109,36 +127,62 @@ def run(raw: bytes, argv: list[str]) -> str:
         from notesdb.log import record
         from notesdb.store import open_db, sync
 
-        config = cfg.load_config(opts.get("config") or None)  # type: ignore[arg-type]
         notes = cfg.resolve_notes(opts.get("notes") or None)  # type: ignore[arg-type]
         db_path = cfg.resolve_db(opts.get("db") or None, notes)  # type: ignore[arg-type]
+        config = cfg.load_config(opts.get("config") or None)  # type: ignore[arg-type]
+        try:
+            fresh = not db_path.exists() or db_path.stat().st_size == 0
+        except OSError:
+            fresh = False
         conn = open_db(db_path)
         if prompt is not None:
+            errors: list[str] = []
             try:
                 stats = sync(conn, notes, deadline=deadline, skip=config.skip)
-                if stats.problems:
-                    decision.error = "; ".join(
-                        f"{path}: {', '.join(p)}" for path, p in list(stats.problems.items())[:5]
+                if fresh:
+                    errors.append(
+                        f"the database was missing or empty: created it and indexed "
+                        f"{len(stats.added)} notes ({stats.pending} left for the next messages)"
                     )
+                errors += [f"{path}: {'; '.join(p)}" for path, p in list(stats.problems.items())[:MAX_LOGGED_PROBLEMS]]
             except Exception as e:  # a locked or unreadable folder: answer from the index
-                decision.error = f"sync skipped: {type(e).__name__}: {e}"
-            error = decision.error
-            decision = decide(conn, prompt, config.gate)
-            decision.error = error
+                if fresh:
+                    errors.append("the database was missing or empty: created it")
+                errors.append(f"sync skipped: {type(e).__name__}: {e}")
+            if fresh:  # lost or never built: the index has only begun, so say nothing yet
+                decision.route = "new-index"
+            else:
+                decision = decide(conn, prompt, config.gate)
+            decision.error = "; ".join(errors)
         else:
             decision.route = "bad-input"
             decision.error = problem
         decision.elapsed_ms = (time.perf_counter() - t0) * 1000
         log_prompt = config.log_prompts and not opts.get("no_log")
         text = prompt[:MAX_LOGGED_PROMPT] if prompt is not None else None
-        record(
-            conn,
-            decision,
-            text,
-            session_id=str(event.get("session_id") or "")[:200],
-            cwd=str(event.get("cwd") or "")[:1000],
-            log_prompt=bool(log_prompt),
-        )
+        # another process may be writing: wait for it, within the hook's time bound
+        wait_s = max(MIN_LOG_WAIT_S, LOG_BOUND_S - (time.perf_counter() - t0))
+        conn.execute(f"PRAGMA busy_timeout = {int(wait_s * 1000)}")
+        try:
+            record(
+                conn,
+                decision,
+                text,
+                session_id=_text(event.get("session_id"), 200),
+                cwd=_text(event.get("cwd"), 1000),
+                log_prompt=bool(log_prompt),
+            )
+        except Exception as e:  # the answer stands; the decision goes to the fallback file
+            _fallback_log(
+                db_path,
+                {
+                    "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "error": f"decision not logged: {type(e).__name__}: {e}",
+                    "route": decision.route,
+                    "notes": decision.notes,
+                    "session_id": _text(event.get("session_id"), 200),
+                },
+            )
     except BaseException as e:  # noqa: BLE001 - the hook must never break the assistant
         decision = Decision(spoken=False, route="error")
         _fallback_log(
@@ -147,7 +191,7 @@ def run(raw: bytes, argv: list[str]) -> str:
                 "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "error": f"{type(e).__name__}: {e}",
                 "input_problem": problem,
-                "session_id": str(event.get("session_id") or ""),
+                "session_id": _text(event.get("session_id"), 200),
             },
         )
     finally:
@@ -175,8 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         raw = b""
     try:
         out = run(raw, list(sys.argv[2:] if argv is None else argv))
-        if out:
-            sys.stdout.write(out + "\n")
+        if out:  # UTF-8 whatever the locale says
+            sys.stdout.buffer.write((out + "\n").encode("utf-8"))
             sys.stdout.flush()
     except BaseException:
         pass

@@ -96,8 +96,11 @@ def purge(conn: sqlite3.Connection, before: str | None = None) -> int:
     :param before: an ISO date or time (UTC); rows with ``time < before`` go
     :returns: rows deleted
     """
+    # overwrite the deleted text in the file, and empty the write-ahead log that held it
+    conn.execute("PRAGMA secure_delete = ON")
     if before:
         cur = conn.execute("DELETE FROM decisions WHERE time < ?", (before,))
     else:
         cur = conn.execute("DELETE FROM decisions")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return cur.rowcount

@@ -264,10 +264,10 @@ def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
             # +2: line numbers in the file start at 1 and line 1 is `---`.
             detail += f" (line {mark.line + 2})"
         problems.append((_P_BAD_YAML + detail)[:_MAX_PROBLEM_CHARS])
-        return {}, rest
+        return _flat_pairs(source), rest
     except Exception as exc:  # bad dates (ValueError), deep nesting, ...
         problems.append(_problem(_P_BAD_YAML, exc))
-        return {}, rest
+        return _flat_pairs(source), rest
 
     if loaded is None:
         return {}, rest
@@ -275,6 +275,24 @@ def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
         problems.append(_P_NOT_MAPPING)
         return {}, rest
     return _lower_keys(loaded), rest
+
+
+_FLAT_PAIR = re.compile(r"^([A-Za-z][\w-]*)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
+
+
+def _flat_pairs(source: str) -> dict[str, Any]:
+    """Recover the plain one-line ``key: value`` pairs of front matter YAML could not load.
+
+    Hand-written memory files break YAML in small ways (a value that starts with a quoted
+    word and goes on); their ``name`` and ``description`` lines are still readable as text.
+    Only top-level lines are read; values are kept verbatim as strings.
+    """
+    out: dict[str, Any] = {}
+    for line in source.splitlines():
+        m = _FLAT_PAIR.match(line)
+        if m:
+            out.setdefault(m.group(1).lower(), m.group(2))
+    return out
 
 
 def _lower_keys(mapping: dict[Any, Any]) -> dict[str, Any]:

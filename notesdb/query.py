@@ -25,7 +25,7 @@ import math
 import re
 import sqlite3
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 import jellyfish
@@ -53,6 +53,11 @@ MAX_EXPANSIONS: Final = 6
 #: others at the same edit distance (an ambiguous guess); exact words weigh 1.0.
 CORRECTED_WEIGHT: Final = 0.7
 AMBIGUOUS_CORRECTED_WEIGHT: Final = 0.35
+#: Evidence weight of the plural or singular form of a message word ("plug" -> "plugs").
+INFLECTED_WEIGHT: Final = 0.9
+#: Tokens more common in English than this Zipf frequency are not expanded as prefixes
+#: ("night" is not short for "nightly"; "jelly", 3.8, may be short for "jellyfin").
+PREFIX_MAX_ZIPF: Final = 4.0
 #: Evidence weight of a word reached by prefix expansion ("merc" -> "mercedes").
 PREFIX_WEIGHT: Final = 0.7
 
@@ -73,19 +78,37 @@ STOPWORDS: Final = frozenset(
     """.split()
 )
 
-_TOKEN_RE: Final = re.compile(r"[^\W_]+")
+#: Combining marks unicode61 reads as part of a word and then drops (its diacritic table).
+_DIACRITICS: Final = "\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331"
+#: unicode61 token characters: letters, numbers, private-use characters and those marks.
+_TOKEN_RE: Final = re.compile(
+    r"(?:[^\W_]|[" + _DIACRITICS + "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd])+"
+)
+
+
+def _fold_char(ch: str) -> str:
+    low = ch.casefold()
+    if len(low) != 1:  # unicode61 folds one character to one: ß stays ß, not ss
+        low = ch.lower()
+    parts = unicodedata.normalize("NFD", low)
+    if parts[0].isascii() and all(unicodedata.combining(c) for c in parts[1:]):
+        return parts[0]  # a Latin letter with diacritics -> its ASCII base letter
+    return "" if len(low) == 1 and unicodedata.combining(low) else low
 
 
 def fold(token: str) -> str:
     """Fold one token as FTS5 ``unicode61 remove_diacritics 2`` does: lower case, no diacritics.
+
+    Like unicode61, only letters whose base letter is ASCII lose their diacritics (é -> e, but
+    й, ά and ø stay), case folding maps one character to one (µ -> μ, ς -> σ, ß stays) and
+    Hangul syllables are not decomposed.
 
     :param token: a run of letters and digits
     :returns: the folded token (may be empty if it held only combining marks)
     """
     if token.isascii():
         return token.lower()
-    decomposed = unicodedata.normalize("NFD", token.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(_fold_char(c) for c in token)
 
 
 def tokenize(text: str) -> list[str]:
@@ -121,10 +144,11 @@ class Alternative:
     """One vocabulary word a message token may stand for."""
 
     word: str
-    how: str  # "exact", "corrected" or "prefix"
+    how: str  # "exact", "inflected", "corrected" or "prefix"
     weight: float  # evidence weight: 1.0 exact, less for corrected and prefix words
     doc_freq: int  # notes containing the word
     meta_doc_freq: int = 0  # notes with the word in title, desc or headings
+    zipf: float = 0.0  # how common the word is in general English (0: not an English word)
 
 
 @dataclass
@@ -134,6 +158,7 @@ class Term:
     token: str
     alternatives: list[Alternative] = field(default_factory=list)
     edit_distance: int = 0  # of the correction, when there is one
+    zipf: float = 0.0  # how common the token is in general English (0: not an English word)
 
     @property
     def known(self) -> bool:
@@ -174,7 +199,7 @@ class Query:
 
 def quote(word: str) -> str:
     """Quote a word as an FTS5 string: wrapped in double quotes, inner quotes doubled."""
-    return '"' + word.replace('"', '""') + '"'
+    return '"' + word.replace('"', '""').replace("\x00", " ") + '"'  # FTS5 stops reading at a NUL
 
 
 def match_expression(words: list[str], columns: tuple[str, ...] = ()) -> str:
@@ -192,6 +217,30 @@ def match_expression(words: list[str], columns: tuple[str, ...] = ()) -> str:
     if columns:
         return "{" + " ".join(columns) + "} : (" + expr + ")"
     return expr
+
+
+def inflections(token: str) -> list[str]:
+    """The English plural and singular forms of a word, for matching "plug" with "plugs".
+
+    Only the regular suffixes: ``-s``, ``-es``, ``-ies``/``-y``. The index keeps words unstemmed
+    (a porter stemmer would also merge "mechanics" with "mechanic" and "general" with
+    "generic"), so this small, predictable step stands in for stemming on the query side.
+
+    :returns: candidate forms (not checked against the vocabulary), without ``token`` itself
+    """
+    if len(token) < 3 or not token.isalpha():
+        return []
+    out = [token + "s", token + "es"]
+    if token.endswith("ies") and len(token) > 4:
+        out.append(token[:-3] + "y")
+    elif token.endswith("y"):
+        out.append(token[:-1] + "ies")
+    if token.endswith("es") and len(token) > 4:
+        out.append(token[:-2])
+    # "-ics" nouns are singular fields, not plurals ("mechanics" is not "mechanic")
+    if token.endswith("s") and not token.endswith(("ss", "ics")) and len(token) > 3:
+        out.append(token[:-1])
+    return out
 
 
 def _clip(message: str) -> tuple[str, bool]:
@@ -218,6 +267,17 @@ def _vocab_rows(conn: sqlite3.Connection, words: list[str]) -> dict[str, tuple[i
             f"SELECT word, doc_freq, meta_doc_freq FROM vocab WHERE word IN ({marks})", chunk
         ):
             found[word] = (df, meta_df)
+    return found
+
+
+def _english(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
+    """Zipf frequency in general English of each word found in the ``english`` table."""
+    found: dict[str, float] = {}
+    items = list(words)
+    for i in range(0, len(items), 500):
+        chunk = items[i : i + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(conn.execute(f"SELECT word, zipf FROM english WHERE word IN ({marks})", chunk))
     return found
 
 
@@ -260,6 +320,8 @@ def correct(conn: sqlite3.Connection, token: str) -> tuple[list[Alternative], in
     best_d = limit + 1
     for word, (df, mdf) in rows.items():
         d = jellyfish.damerau_levenshtein_distance(token, word)
+        if d > limit:
+            continue
         if d < best_d:
             best_d, best = d, [(d, df, word, mdf)]
         elif d == best_d:
@@ -305,19 +367,25 @@ def build_query(conn: sqlite3.Connection, message: str, n_notes: int) -> Query:
         else:
             distinct.setdefault(tok, None)
     words = list(distinct)
-    known = _vocab_rows(conn, words)
+    forms = {tok: inflections(tok) for tok in words}
+    known = _vocab_rows(conn, words + [f for fs in forms.values() for f in fs])
+    english = _english(conn, set(words))
     terms: list[Term] = []
     for tok in words:
-        if tok in known:
-            df, mdf = known[tok]
-            terms.append(Term(tok, [Alternative(tok, "exact", 1.0, df, mdf)]))
-            continue
-        # a short form that starts vocabulary words ("merc") is read as such, not as a typo
-        alts = expand(conn, tok)
+        alts = [Alternative(tok, "exact", 1.0, *known[tok])] if tok in known else []
+        alts += [Alternative(f, "inflected", INFLECTED_WEIGHT, *known[f]) for f in forms[tok] if f in known]
         distance = 0
-        if not alts:
+        zipf = english.get(tok, 0.0)
+        if not alts and zipf < PREFIX_MAX_ZIPF:
+            # a short form that starts vocabulary words ("merc") is read as such, not as a typo
+            alts = expand(conn, tok)
+        if not alts and tok not in english:
+            # an English word the notes lack ("gonna") is not a typo of a word they have
             alts, distance = correct(conn, tok)
-        terms.append(Term(tok, alts, distance))
+        terms.append(Term(tok, alts, distance, zipf))
+    zipfs = _english(conn, {a.word for t in terms for a in t.alternatives})
+    for t in terms:
+        t.alternatives = [replace(a, zipf=zipfs.get(a.word, 0.0)) for a in t.alternatives]
     if len(terms) > MAX_TERMS:
         # keep the most informative: known rare words first, then the rest in message order
         def rarity(t: Term) -> float:

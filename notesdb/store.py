@@ -10,19 +10,20 @@ The notes folder is read-only to us: nothing here writes to it.
 
 from __future__ import annotations
 
-import hashlib
+import errno
 import json
 import os
 import sqlite3
 import stat as statmod
+import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Final, Iterator
+from typing import Final, Iterable, Iterator
 
-from notesdb.errors import DatabaseDamaged, DatabaseUnavailable, NotesFolderMissing, SchemaTooNew
+from notesdb.errors import DatabaseDamaged, DatabaseUnavailable, IndexBusy, NotesFolderMissing, SchemaTooNew
 from notesdb.query import tokenize
 
 __all__ = [
@@ -37,7 +38,7 @@ __all__ = [
 ]
 
 #: ``PRAGMA user_version`` after the last migration in ``migrations/``.
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 #: Note files read: Markdown by extension, case-insensitive.
 NOTE_SUFFIXES: Final = (".md", ".markdown")
 #: Files skipped at the notes root by default: an index already loaded into every session.
@@ -78,7 +79,9 @@ def _create_private(path: Path) -> None:
     os.close(fd)
 
 
-def open_db(path: str | os.PathLike[str], *, create: bool = True) -> sqlite3.Connection:
+def open_db(
+    path: str | os.PathLike[str], *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+) -> sqlite3.Connection:
     """Open (and create, and migrate) a notesdb database.
 
     The file is created readable by its owner only (0600), in WAL mode with a busy timeout of
@@ -86,6 +89,8 @@ def open_db(path: str | os.PathLike[str], *, create: bool = True) -> sqlite3.Con
 
     :param path: the database file
     :param create: create the file when missing; when False a missing file raises
+    :param busy_timeout_ms: how long a write waits for another writer (commands that are
+        not the hook wait longer)
     :returns: a connection in autocommit mode (``isolation_level=None``)
     :raises DatabaseUnavailable: the file cannot be created or opened (or is missing and
         ``create`` is False)
@@ -98,7 +103,7 @@ def open_db(path: str | os.PathLike[str], *, create: bool = True) -> sqlite3.Con
             if not create:
                 raise DatabaseUnavailable(f"no database at {p}: run 'notesdb index' first")
             _create_private(p)
-        conn = sqlite3.connect(p, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = sqlite3.connect(p, timeout=busy_timeout_ms / 1000, isolation_level=None)
     except DatabaseUnavailable:
         raise
     except (OSError, sqlite3.Error) as e:
@@ -121,16 +126,38 @@ def open_db(path: str | os.PathLike[str], *, create: bool = True) -> sqlite3.Con
         conn.close()
         if "readonly" in str(e) or "unable to open" in str(e):
             raise DatabaseUnavailable(f"cannot write database {p}: {e}") from None
+        if "locked" in str(e) or "busy" in str(e):  # in use, not damaged: never move it aside
+            raise DatabaseUnavailable(f"database {p} is in use by another process: try again") from None
         raise DatabaseDamaged(f"database {p} cannot be read: {e}") from None
     return conn
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
-    from sqlite_utils import Database
+    # sqlite-utils imports numpy and pandas when they are installed, only to map their types in
+    # inserts, which no migration makes. Kept out, the hook's first call on a new database is
+    # about 90 ms faster and 13 MB smaller; they stay importable for anything else.
+    hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        from sqlite_utils import Database
 
-    from notesdb.migrations import migrations
+        from notesdb.migrations import migrations
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
 
-    migrations.apply(Database(conn))
+    # One process migrates at a time: the others wait here, then find nothing left to do.
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            migrations.apply(Database(conn))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def move_aside(path: str | os.PathLike[str]) -> Path:
@@ -149,28 +176,39 @@ def move_aside(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def walk_notes(root: Path, skip: tuple[str, ...] = DEFAULT_SKIP) -> Iterator[tuple[str, os.stat_result]]:
+def walk_notes(
+    root: Path, skip: tuple[str, ...] = DEFAULT_SKIP, problems: dict[str, list[str]] | None = None
+) -> Iterator[tuple[str, os.stat_result]]:
     """Yield ``(relative POSIX path, stat)`` for every note file under ``root``.
 
     Hidden files and folders (``.git``, ``.obsidian``, ``.trash``) are skipped, and so are the
     ``skip`` names at the root. Symbolic links are followed, each real folder once (a link loop
-    ends). Files that vanish or cannot be stat'ed while walking are left out.
+    ends). Note files that cannot be stat'ed (a dangling link), are not regular files (a fifo)
+    or whose names are not UTF-8 are left out, and so are folders that cannot be listed or
+    that a link leads back to; each is put in ``problems`` when it is given.
     """
+    def left_out(rel: str, why: str) -> None:
+        if problems is not None:
+            problems[_printable(rel)] = [why]
+
     seen_dirs: set[tuple[int, int]] = set()
-    stack = [(root, "")]
+    stack: list[tuple[str, str, bool]] = [(os.fspath(root), "", False)]
     while stack:
-        folder, prefix = stack.pop()
+        folder, prefix, linked = stack.pop()
         try:
-            st = folder.stat()
+            st = os.stat(folder)
         except OSError:
             continue
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:
+            if linked:
+                left_out(prefix.rstrip("/"), "link to a folder already indexed (a loop): skipped")
             continue
         seen_dirs.add(key)
         try:
             entries = list(os.scandir(folder))
-        except OSError:
+        except OSError as e:
+            left_out(prefix.rstrip("/") or ".", f"folder cannot be read: {e.strerror or e}")
             continue
         for entry in entries:
             name = entry.name
@@ -179,17 +217,29 @@ def walk_notes(root: Path, skip: tuple[str, ...] = DEFAULT_SKIP) -> Iterator[tup
             rel = prefix + name
             try:
                 if entry.is_dir():
-                    stack.append((Path(entry.path), rel + "/"))
+                    stack.append((entry.path, rel + "/", entry.is_symlink()))
                     continue
                 if not name.lower().endswith(NOTE_SUFFIXES):
                     continue
                 if not prefix and name in skip:
                     continue
                 est = entry.stat()
-            except OSError:
+            except OSError as e:
+                if name.lower().endswith(NOTE_SUFFIXES):
+                    dangling = isinstance(e, FileNotFoundError) and entry.is_symlink()
+                    left_out(rel, "cannot be read: " + ("dangling symbolic link" if dangling else str(e.strerror or e)))
                 continue
-            if statmod.S_ISREG(est.st_mode):
+            if not statmod.S_ISREG(est.st_mode):
+                left_out(rel, "not a regular file: skipped")
+            elif not rel.isascii() and _printable(rel) != rel:
+                left_out(rel, "file name is not valid UTF-8: not indexed")
+            else:
                 yield rel, est
+
+
+def _printable(rel: str) -> str:
+    """A path as text SQLite and a terminal accept: undecodable bytes become U+FFFD."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def note_count(conn: sqlite3.Connection) -> int:
@@ -266,7 +316,11 @@ def rebuild_vocab(conn: sqlite3.Connection) -> int:
 
 
 def _read(path: Path) -> bytes:
-    with open(path, "rb") as f:
+    # O_NONBLOCK: a file replaced by a fifo after the walk must not hang the hook
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not statmod.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
         return f.read(READ_LIMIT)
 
 
@@ -303,82 +357,264 @@ def sync(
     except OSError as e:
         raise NotesFolderMissing(f"notes folder cannot be read: {root_path} ({e.strerror})") from None
     stats = SyncStats()
-    on_disk = dict(walk_notes(root_path, skip))
-    stats.scanned = len(on_disk)
-    indexed = {
-        path: (rowid, size, mtime, digest)
-        for rowid, path, size, mtime, digest in conn.execute(
-            "SELECT id, path, size, mtime_ns, hash FROM notes"
-        )
-    }
-    changed = [
-        p
-        for p, st in on_disk.items()
-        if p not in indexed or indexed[p][1] != st.st_size or indexed[p][2] != st.st_mtime_ns
-    ]
+    walked = [(rel, st.st_size, st.st_mtime_ns) for rel, st in walk_notes(root_path, skip, stats.problems)]
+    stats.scanned = len(walked)
+    if _stored_listing(conn) == _listing(walked):  # as at the end of the last full sync
+        stats.elapsed_ms = (time.perf_counter() - t0) * 1000
+        return stats
+    on_disk = {rel: _Stat(size, mtime) for rel, size, mtime in walked}
+    indexed = _indexed(conn)
+    changed = _changed(on_disk, indexed)
     gone = [p for p in indexed if p not in on_disk]
     if not changed and not gone:
+        _save_listing(conn, on_disk)
         stats.elapsed_ms = (time.perf_counter() - t0) * 1000
         return stats
 
-    from notesdb.parse import parse_note  # only now: markdown-it-py and PyYAML
+    lock = _sync_lock(conn, wait=deadline is None)
+    try:
+        from notesdb.parse import parse_note  # only now: markdown-it-py and PyYAML
 
-    changed.sort()
-    gone_by_hash = {indexed[p][3]: p for p in gone}
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    total = len(changed)
-    done = 0
-    while True:
-        batch = changed[done : done + COMMIT_EVERY]
-        delta: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for rel in batch:
+        # another process may have brought the index up to date while we waited for the lock
+        indexed = _indexed(conn)
+        changed = sorted(_changed(on_disk, indexed))
+        gone_hashes = {indexed[p][3] for p in indexed if p not in on_disk}
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        total = len(changed)
+        done = 0
+        while True:
+            # Read and parse outside any transaction, so that other processes (a hook logging
+            # its decision) can write while a long index runs; the write itself is short.
+            prepared: list[_Prepared] = []
+            size = 0
+            while done < total and len(prepared) < COMMIT_EVERY and size < BATCH_BYTES:
                 if deadline is not None and time.monotonic() > deadline:
                     stats.incomplete = True
                     break
                 if progress is not None:
                     progress(done, total)  # type: ignore[operator]
+                rel = changed[done]
                 done += 1
-                _sync_one(conn, root_path, rel, on_disk[rel], indexed, gone_by_hash, gone,
-                          delta, stats, now, parse_note)  # fmt: skip
-            if not stats.incomplete and done >= total:
-                for rel in gone:
-                    rowid = indexed[rel][0]
-                    _add_counts(delta, _row_words(_stored_row(conn, rowid)), -1)
-                    conn.execute("DELETE FROM notes WHERE id = ?", (rowid,))
-                    stats.removed.append(rel)
-            _apply_vocab(conn, delta)
-            conn.execute(
-                "INSERT INTO meta(key, value) VALUES ('notes_root', ?) "
-                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (str(root_path.resolve()),),
-            )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        if stats.incomplete or done >= total:
-            break
-    stats.pending = total - done
+                item = _prepare(root_path, rel, on_disk[rel], indexed, gone_hashes, stats, parse_note)
+                if item is not None:
+                    prepared.append(item)
+                    size += item.st.st_size
+            finished = not stats.incomplete and done >= total
+            if prepared or finished:
+                _write(conn, root_path, prepared, on_disk, finished, stats, now, parse_note)
+            if stats.incomplete or finished:
+                break
+        stats.pending = total - done
+    finally:
+        _unlock(lock)
     if progress is not None:
         progress(done, total)  # type: ignore[operator]
     stats.elapsed_ms = (time.perf_counter() - t0) * 1000
     return stats
 
 
+#: Bytes of notes read and parsed before they are written in one transaction.
+BATCH_BYTES: Final = 64 * 1024 * 1024
+
+_Indexed = dict[str, tuple[int, int, int, str]]  # path -> (rowid, size, mtime_ns, hash)
+
+
+def _indexed(conn: sqlite3.Connection) -> _Indexed:
+    return {
+        path: (rowid, size, mtime, digest)
+        for rowid, path, size, mtime, digest in conn.execute(
+            "SELECT id, path, size, mtime_ns, hash FROM notes"
+        )
+    }
+
+
+def _changed(on_disk: dict[str, os.stat_result], indexed: _Indexed) -> list[str]:
+    return [
+        p
+        for p, st in on_disk.items()
+        if p not in indexed or indexed[p][1] != st.st_size or indexed[p][2] != st.st_mtime_ns
+    ]
+
+
+class _Stat:
+    """The two fields of a note's ``os.stat_result`` that a sync reads, in a fifth of its
+    memory (5 MB less for 10,000 notes, which matters on the hook's first calls)."""
+
+    __slots__ = ("st_size", "st_mtime_ns")
+
+    def __init__(self, size: int, mtime_ns: int) -> None:
+        self.st_size = size
+        self.st_mtime_ns = mtime_ns
+
+
+def _listing(walked: Iterable[tuple[str, int, int]]) -> str:
+    """The folder as a sync sees it: one ``path<TAB>size<TAB>mtime_ns`` line per note."""
+    return "\n".join(f"{p}\t{size}\t{mtime}" for p, size, mtime in walked)
+
+
+def _listing_of(on_disk: dict[str, _Stat]) -> str:
+    return _listing((p, st.st_size, st.st_mtime_ns) for p, st in on_disk.items())
+
+
+def _stored_listing(conn: sqlite3.Connection) -> str | None:
+    """The folder's listing when ``notes`` last matched it exactly, or None.
+
+    Comparing it with the folder's listing is one read and one string comparison, where
+    comparing ``notes`` row by row costs about a third of a sync of 10,000 notes that finds
+    nothing to do. Every write to ``notes`` deletes it; a sync that ends with ``notes``
+    matching the folder exactly stores it again (see :func:`_write`).
+    """
+    row = conn.execute("SELECT value FROM meta WHERE key = 'listing'").fetchone()
+    return row[0] if row else None
+
+
+def _matches(conn: sqlite3.Connection, on_disk: dict[str, _Stat]) -> bool:
+    """True when ``notes`` holds exactly the files of ``on_disk``, with their size and mtime."""
+    rows = conn.execute("SELECT path, size, mtime_ns FROM notes").fetchall()
+    if len(rows) != len(on_disk):
+        return False
+    for path, size, mtime in rows:
+        st = on_disk.get(path)
+        if st is None or st.st_size != size or st.st_mtime_ns != mtime:
+            return False
+    return True
+
+
+def _save_listing(conn: sqlite3.Connection, on_disk: dict[str, _Stat]) -> None:
+    """Store the listing of a folder that ``notes`` matches but whose listing is not stored
+    (an index built before listings were kept, or a folder listed in another order).
+
+    Best effort: when another process is syncing or writing, or the database is read-only,
+    nothing is stored and a later sync tries again.
+    """
+    try:
+        lock = _sync_lock(conn, wait=False)
+    except IndexBusy:
+        return
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if _matches(conn, on_disk):
+                conn.execute(
+                    "INSERT INTO meta(key, value) VALUES ('listing', ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (_listing_of(on_disk),),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError:
+        pass
+    finally:
+        _unlock(lock)
+
+
+def _sync_lock(conn: sqlite3.Connection, *, wait: bool) -> int | None:
+    """Take the advisory lock ``<database>.lock`` so that one process syncs at a time.
+
+    :param wait: wait for the lock (commands) or give up at once (the hook, which then answers
+        from the index as it is)
+    :returns: the lock's file descriptor, or None where advisory locks do not exist
+    :raises IndexBusy: ``wait`` is False and another process is syncing
+    """
+    try:
+        import fcntl
+    except ImportError:  # no flock: SQLite's locking alone still keeps the index consistent
+        return None
+    name = conn.execute("PRAGMA database_list").fetchone()[2]
+    if not name:
+        return None
+    fd = os.open(name + ".lock", os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except OSError:
+        os.close(fd)
+        raise IndexBusy("another process is updating the index") from None
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
+
+
+def _digest(data: bytes) -> str:
+    """blake2b of a file's bytes. hashlib is imported here, not at the top: it loads OpenSSL
+    (about 2 ms), which a sync with nothing to read never needs."""
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 def _stored_row(conn: sqlite3.Connection, rowid: int) -> tuple[str, str, str, str, str, str]:
     return conn.execute(_ROW_TEXT + " WHERE id = ?", (rowid,)).fetchone()
 
 
-def _sync_one(conn, root_path, rel, st, indexed, gone_by_hash, gone, delta, stats, now, parse_note):  # type: ignore[no-untyped-def]
-    """Read, parse and write one new or changed file (inside the caller's transaction)."""
+@dataclass
+class _Prepared:
+    """One new or changed file, read (and parsed unless its bytes are already indexed)."""
+
+    rel: str
+    st: os.stat_result
+    digest: str
+    note: object | None
+
+
+def _prepare(root_path, rel, st, indexed, gone_hashes, stats, parse_note):  # type: ignore[no-untyped-def]
+    """Read and hash one new or changed file; parse it unless its bytes are indexed already."""
     try:
         data = _read(root_path / rel)
     except OSError as e:
         stats.problems[rel] = [f"cannot be read: {e.strerror or e}"]
-        return
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+        return None
+    digest = _digest(data)
+    same = (rel in indexed and indexed[rel][3] == digest) or (rel not in indexed and digest in gone_hashes)
+    note = None if same else parse_note(rel, data)
+    if note is not None and note.problems:
+        stats.problems[rel] = list(note.problems)
+    return _Prepared(rel, st, digest, note)
+
+
+def _write(conn, root_path, prepared, on_disk, finished, stats, now, parse_note):  # type: ignore[no-untyped-def]
+    """Write prepared notes (and, when ``finished``, remove deleted ones) in one transaction.
+
+    Decides against the rows as they are now, not as they were when the files were read.
+    """
+    delta: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = _indexed(conn)
+        gone = [p for p in current if p not in on_disk]
+        gone_by_hash = {current[p][3]: p for p in gone}
+        for item in prepared:
+            _write_one(conn, root_path, item, current, gone_by_hash, gone, delta, stats, now, parse_note)
+        if finished:
+            for rel in gone:
+                rowid = current[rel][0]
+                _add_counts(delta, _row_words(_stored_row(conn, rowid)), -1)
+                conn.execute("DELETE FROM notes WHERE id = ?", (rowid,))
+                stats.removed.append(rel)
+        _apply_vocab(conn, delta)
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('notes_root', ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (str(root_path.resolve()),),
+        )
+        conn.execute("DELETE FROM meta WHERE key = 'listing'")
+        if finished and _matches(conn, on_disk):
+            conn.execute("INSERT INTO meta(key, value) VALUES ('listing', ?)", (_listing_of(on_disk),))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _write_one(conn, root_path, item, indexed, gone_by_hash, gone, delta, stats, now, parse_note):  # type: ignore[no-untyped-def]
+    """Write one prepared file (inside the caller's transaction)."""
+    rel, st, digest, note = item.rel, item.st, item.digest, item.note
     if rel in indexed and indexed[rel][3] == digest:
         conn.execute(
             "UPDATE notes SET size = ?, mtime_ns = ? WHERE id = ?",
@@ -394,9 +630,16 @@ def _sync_one(conn, root_path, rel, st, indexed, gone_by_hash, gone, delta, stat
         )
         stats.renamed.append((old, rel))
         return
-    note = parse_note(rel, data)
-    if note.problems:
-        stats.problems[rel] = list(note.problems)
+    if note is None:  # the rows changed since the file was read: parse it after all
+        try:
+            data = _read(root_path / rel)
+        except OSError as e:
+            stats.problems[rel] = [f"cannot be read: {e.strerror or e}"]
+            return
+        digest = _digest(data)
+        note = parse_note(rel, data)
+        if note.problems:
+            stats.problems[rel] = list(note.problems)
     values = (
         rel, note.title, note.desc, note.headings, note.body, note.type,
         json.dumps(note.aliases, ensure_ascii=False),

@@ -419,9 +419,19 @@ def test_malformed_yaml_still_parses_body() -> None:
     data = b"---\ntitle: ok\ndescription: 'quoted' then more\n---\n# Heading\n\nBody kept.\n"
     note = parse_note("bad-yaml.md", data)
     assert note.problems == [BAD_YAML + "did not find expected key (line 3)"]
-    assert note.title == "Heading"  # front matter unusable, so the H1 is the title
+    # YAML failed, but the flat `key: value` lines are recovered as plain text
+    assert note.title == "ok"
+    assert note.desc == "'quoted' then more"
+    assert note.headings == "Heading"  # not used as the title, so it is a heading
     assert note.body == "Body kept."
     assert "quoted" not in note.body  # the block is removed all the same
+
+
+def test_malformed_yaml_recovers_only_top_level_pairs() -> None:
+    data = b"---\nname: x\n  nested: [1\nbad: 'a' b\n---\n# H\n"
+    note = parse_note("n.md", data)
+    assert note.title == "x"  # `name` recovered; the indented line is not top level
+    assert note.headings == "H"
 
 
 def test_yaml_that_fails_while_building_values() -> None:
@@ -604,7 +614,8 @@ def test_fixture_vault() -> None:
     # starts with a quoted word.
     homelab = notes["hardware/homelab-server.md"]
     assert homelab.problems == [BAD_YAML + "did not find expected key (line 3)"]
-    assert homelab.title == "homelab server"
+    assert homelab.title == "homelab-server"  # `name` recovered from the broken block
+    assert homelab.desc.startswith("'atlas', the Proxmox mini PC")
     assert homelab.headings.split("\n")[0] == "Hardware"
 
     assert notes["home/smoke-alarms.md"].title == "smoke alarms"

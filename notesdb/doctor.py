@@ -1,0 +1,334 @@
+"""``notesdb doctor``: the state of a database and its notes folder, and what can be repaired.
+
+Each check says what it looked at and whether it is fine. With ``repair`` a check that fails
+is mended where that is safe: the FTS index is rebuilt from ``notes``, ``vocab`` is recounted,
+a stale index is synced, loose file permissions are set back to 0600, and a database that
+cannot be read is moved aside to ``<name>.damaged-<time>`` (never deleted) and rebuilt from
+the notes. A database written by a newer notesdb is left alone.
+
+Problems inside notes (bad YAML, undecodable bytes, unreadable files) are reported as
+warnings: they are the person's files, which notesdb never writes, and the rest of the folder
+is indexed regardless.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from notesdb.errors import DatabaseDamaged, NotesdbError, SchemaTooNew
+from notesdb.store import (
+    BUSY_TIMEOUT_MS,
+    DEFAULT_SKIP,
+    SCHEMA_VERSION,
+    move_aside,
+    open_db,
+    rebuild_vocab,
+    sync,
+    walk_notes,
+)
+
+__all__ = ["Check", "Report", "diagnose", "side_files"]
+
+#: Statuses of a check: fine, failing, failing and mended, or worth knowing but not a failure.
+OK, PROBLEM, FIXED, WARNING = "ok", "problem", "fixed", "warning"
+
+
+@dataclass
+class Check:
+    """One thing the doctor looked at."""
+
+    name: str
+    status: str  # ok, problem, fixed or warning
+    detail: str
+
+
+@dataclass
+class Report:
+    """Every check, in the order they ran."""
+
+    db: str
+    notes: str
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def healthy(self) -> bool:
+        """True when no check is left failing."""
+        return all(c.status != PROBLEM for c in self.checks)
+
+    def add(self, name: str, status: str, detail: str) -> None:
+        self.checks.append(Check(name, status, detail))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "db": self.db,
+            "notes": self.notes,
+            "healthy": self.healthy,
+            "checks": [asdict(c) for c in self.checks],
+        }
+
+
+def side_files(db_path: Path) -> list[Path]:
+    """The database and the files notesdb keeps beside it, whether or not they exist."""
+    name = db_path.name
+    return [
+        db_path,
+        db_path.with_name(name + "-wal"),
+        db_path.with_name(name + "-shm"),
+        db_path.with_name(name + ".lock"),
+        db_path.with_name("hook-errors.jsonl"),
+    ]
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return str(n)
+
+
+def _connect(db_path: Path) -> sqlite3.Connection:
+    """A plain connection that neither creates nor migrates the file."""
+    uri = "file:" + str(db_path.resolve()).replace("?", "%3f").replace("#", "%23") + "?mode=rw"
+    return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000 * 10, isolation_level=None)
+
+
+def _readable(db_path: Path) -> tuple[sqlite3.Connection | None, int, str]:
+    """Open the database and read its version; ``(None, 0, why)`` when it cannot be read."""
+    try:
+        conn = _connect(db_path)
+    except sqlite3.Error as e:
+        return None, 0, f"cannot be opened: {e}"
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        result = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if result != "ok":
+            conn.close()
+            return None, version, f"quick_check: {result}"
+        return conn, version, ""
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        return None, 0, f"cannot be read: {e}"
+
+
+def _rebuild(db_path: Path, notes: Path, skip: tuple[str, ...]) -> tuple[sqlite3.Connection, int]:
+    conn = open_db(db_path)
+    stats = sync(conn, notes, skip=skip)
+    return conn, len(stats.added) + len(stats.renamed)
+
+
+def diagnose(
+    notes: Path, db_path: Path, *, skip: tuple[str, ...] = DEFAULT_SKIP, repair: bool = False
+) -> Report:
+    """Check the database at ``db_path`` against the notes folder ``notes``.
+
+    :param skip: file names at the notes root that are not notes
+    :param repair: mend what can be mended (see the module docstring)
+    :returns: the checks; ``Report.healthy`` is False when one is left failing
+    :raises NotesdbError: the notes folder does not exist
+    """
+    if not notes.is_dir():
+        raise NotesdbError(f"notes folder not found: {notes}")
+    report = Report(str(db_path), str(notes))
+    conn = _check_database(report, notes, db_path, skip, repair)
+    try:
+        if conn is not None:
+            _check_index(report, conn, notes, skip, repair)
+            _check_fts(report, conn, repair)
+            _check_vocab(report, conn, repair)
+            _check_log(report, conn, db_path)
+        _check_permissions(report, db_path, repair)
+        _check_notes(report, notes, skip, conn)
+    finally:
+        if conn is not None:
+            conn.close()
+    return report
+
+
+def _check_database(
+    report: Report, notes: Path, db_path: Path, skip: tuple[str, ...], repair: bool
+) -> sqlite3.Connection | None:
+    """The file, its readability and its schema version; returns a connection or None."""
+    if not db_path.exists():
+        if not repair:
+            report.add("database", PROBLEM, f"{db_path} does not exist: run 'notesdb index'")
+            return None
+        conn, n = _rebuild(db_path, notes, skip)
+        report.add("database", FIXED, f"{db_path} did not exist: created it and indexed {n} notes")
+        return conn
+    if not db_path.is_file():
+        report.add("database", PROBLEM, f"{db_path} is not a file")
+        return None
+    conn, version, why = _readable(db_path)
+    if conn is None:
+        if not repair:
+            report.add("database", PROBLEM, f"{db_path} {why}")
+            return None
+        moved = move_aside(db_path)
+        conn, n = _rebuild(db_path, notes, skip)
+        report.add("database", FIXED, f"{db_path} {why}: moved it to {moved.name} and rebuilt {n} notes")
+        return conn
+    report.add("database", OK, f"{db_path} ({_size(db_path.stat().st_size)})")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        report.add(
+            "schema", PROBLEM,
+            f"version {version} is newer than this notesdb understands ({SCHEMA_VERSION}): "
+            "upgrade notesdb or use another --db",
+        )  # fmt: skip
+        return None
+    if version < SCHEMA_VERSION:
+        if not repair:
+            if version == 0:  # an empty file: nothing to check
+                conn.close()
+                report.add("schema", PROBLEM, "version 0: the database is empty: run 'notesdb index'")
+                return None
+            report.add("schema", WARNING, f"version {version}: migrations to {SCHEMA_VERSION} run on next use")
+            return conn
+        conn.close()
+        try:
+            conn = open_db(db_path)
+        except (DatabaseDamaged, SchemaTooNew) as e:
+            report.add("schema", PROBLEM, f"version {version}: migrating failed: {e}")
+            return None
+        report.add("schema", FIXED, f"version {version}: migrated to {SCHEMA_VERSION}")
+        return conn
+    report.add("schema", OK, f"version {version}")
+    return conn
+
+
+def _check_index(
+    report: Report, conn: sqlite3.Connection, notes: Path, skip: tuple[str, ...], repair: bool
+) -> None:
+    on_disk = dict(walk_notes(notes, skip))
+    rows = {p: (size, mtime) for p, size, mtime in conn.execute("SELECT path, size, mtime_ns FROM notes")}
+    missing = [p for p in on_disk if p not in rows]
+    extra = [p for p in rows if p not in on_disk]
+    stale = [
+        p for p, st in on_disk.items() if p in rows and rows[p] != (st.st_size, st.st_mtime_ns)
+    ]
+    detail = f"{len(rows)} indexed, {len(on_disk)} note files on disk"
+    if not (missing or extra or stale):
+        report.add("notes", OK, detail)
+        return
+    detail += f" ({len(missing)} not indexed, {len(stale)} changed since, {len(extra)} gone)"
+    if not repair:
+        report.add("notes", PROBLEM, detail + ": run 'notesdb index'")
+        return
+    stats = sync(conn, notes, skip=skip)
+    report.add(
+        "notes", FIXED,
+        f"{detail}: synced ({len(stats.added)} added, {len(stats.modified)} changed, "
+        f"{len(stats.renamed)} renamed, {len(stats.removed)} removed)",
+    )  # fmt: skip
+
+
+def _fts_ok(conn: sqlite3.Connection) -> str:
+    try:
+        conn.execute("INSERT INTO notes_fts(notes_fts, rank) VALUES('integrity-check', 1)")
+        return ""
+    except sqlite3.DatabaseError as e:
+        return str(e)
+
+
+def _check_fts(report: Report, conn: sqlite3.Connection, repair: bool) -> None:
+    why = _fts_ok(conn)
+    if not why:
+        report.add("fts", OK, "integrity-check passed")
+        return
+    if not repair:
+        report.add("fts", PROBLEM, f"integrity-check failed: {why}")
+        return
+    conn.execute("INSERT INTO notes_fts(notes_fts) VALUES('rebuild')")
+    after = _fts_ok(conn)
+    report.add("fts", PROBLEM if after else FIXED,
+               f"integrity-check failed ({why}): rebuilt" + (f", still failing: {after}" if after else ""))  # fmt: skip
+
+
+_VOCAB_ROWS = (
+    "SELECT word, length, doc_freq, title_doc_freq, desc_doc_freq, headings_doc_freq, "
+    "meta_doc_freq, phonetic FROM vocab"
+)
+
+
+def _check_vocab(report: Report, conn: sqlite3.Connection, repair: bool) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        before = set(conn.execute(_VOCAB_ROWS))
+        words = rebuild_vocab(conn)
+        after = set(conn.execute(_VOCAB_ROWS))
+        differ = len({r[0] for r in before ^ after})
+        conn.execute("COMMIT" if repair and differ else "ROLLBACK")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    if not differ:
+        report.add("vocab", OK, f"{words} words, the same as a recount")
+    elif repair:
+        report.add("vocab", FIXED, f"{differ} words differed from a recount: recounted")
+    else:
+        report.add("vocab", PROBLEM, f"{differ} of {words} words differ from a recount")
+
+
+def _check_log(report: Report, conn: sqlite3.Connection, db_path: Path) -> None:
+    total, prompts, oldest = conn.execute(
+        "SELECT count(*), count(prompt), min(time) FROM decisions"
+    ).fetchone()
+    detail = f"{total} decisions, {prompts} with the prompt text"
+    if oldest:
+        detail += f", oldest {oldest[:10]}"
+    errors = db_path.with_name("hook-errors.jsonl")
+    if errors.exists():
+        with open(errors, "rb") as f:
+            lines = sum(1 for _ in f)
+        detail += f"; {errors.name}: {lines} entr{'y' if lines == 1 else 'ies'}"
+    report.add("log", OK, detail)
+
+
+def _check_permissions(report: Report, db_path: Path, repair: bool) -> None:
+    loose, fixed = [], []
+    for path in side_files(db_path):
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except OSError:
+            continue
+        if not mode & 0o077:
+            continue
+        if repair:
+            try:
+                os.chmod(path, 0o600)
+                fixed.append(f"{path.name} {mode:o}")
+                continue
+            except OSError:
+                pass
+        loose.append(f"{path.name} {mode:o}")
+    if loose:
+        report.add("permissions", PROBLEM, "readable by others: " + ", ".join(loose) + " (should be 600)")
+    elif fixed:
+        report.add("permissions", FIXED, "set to 600: " + ", ".join(fixed))
+    else:
+        report.add("permissions", OK, "the database and its files are 600 (owner only)")
+
+
+def _check_notes(
+    report: Report, notes: Path, skip: tuple[str, ...], conn: sqlite3.Connection | None
+) -> None:
+    import json
+
+    problems: dict[str, list[str]] = {}
+    on_disk = dict(walk_notes(notes, skip, problems))
+    if conn is not None:
+        for path, text in conn.execute("SELECT path, problems FROM notes WHERE problems != '[]'"):
+            if path in on_disk:
+                try:
+                    problems.setdefault(path, list(json.loads(text)))
+                except ValueError:
+                    problems.setdefault(path, [text])
+    for path in sorted(problems):
+        report.add("note", WARNING, f"{path}: {'; '.join(problems[path])}")

@@ -1,0 +1,257 @@
+"""The ``notesdb`` commands: output, JSON shapes, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import NOTESDB_EXE
+from typer.testing import CliRunner
+
+from notesdb.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args: str) -> Any:
+    result = runner.invoke(app, list(args), catch_exceptions=False)
+    return result
+
+
+def where(indexed: tuple[Path, Path]) -> list[str]:
+    vault, db = indexed
+    return ["--notes", str(vault), "--db", str(db)]
+
+
+# --- search -------------------------------------------------------------------
+
+
+def test_search_corrects_a_typo(indexed: tuple[Path, Path]) -> None:
+    r = invoke("search", "sheild", "--json", *where(indexed))
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["query"] == "sheild"
+    assert out["corrections"] == [{"from": "sheild", "to": "shield"}]
+    assert out["results"][0]["path"] == "hardware/shield-tv-recovery.md"
+    assert [x["rank"] for x in out["results"]] == list(range(1, len(out["results"]) + 1))
+    assert {"rank", "score", "bm25", "title", "path", "desc"} <= set(out["results"][0])
+
+
+def test_search_expands_a_short_form(indexed: tuple[Path, Path]) -> None:
+    r = invoke("search", "merc undertrays", *where(indexed))
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "expanded: merc → mercedes" in lines
+    first = next(line for line in lines if re.match(r"\s+1\. ", line))
+    assert first.endswith("(vehicles/mercedes-w204.md)")
+    out = json.loads(invoke("search", "merc undertrays", "--json", *where(indexed)).stdout)
+    assert out["results"][0]["path"] == "vehicles/mercedes-w204.md"
+    assert {"from": "merc", "to": "mercedes"} in out["expansions"]
+
+
+def test_search_limit_and_nothing_found(indexed: tuple[Path, Path]) -> None:
+    out = json.loads(invoke("search", "shield", "--json", "--limit", "2", *where(indexed)).stdout)
+    assert len(out["results"]) == 2
+    r = invoke("search", "qwxzv", *where(indexed))
+    assert (r.exit_code, r.stdout) == (0, "no notes match\n")
+
+
+def test_search_sql_prints_what_it_runs(indexed: tuple[Path, Path]) -> None:
+    r = invoke("search", "sheild tv", "--sql", *where(indexed))
+    assert r.exit_code == 0
+    assert "WHERE notes_fts MATCH ?" in r.stdout
+    assert r.stdout.splitlines()[-1].startswith('-- MATCH: "shield"')
+
+
+def test_search_reads_the_environment(indexed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    vault, db = indexed
+    monkeypatch.setenv("NOTESDB_NOTES", str(vault))
+    monkeypatch.setenv("NOTESDB_DB", str(db))
+    out = json.loads(invoke("search", "monswitch", "--json").stdout)
+    assert out["results"][0]["path"] == "projects/monswitch.md"
+
+
+# --- index --------------------------------------------------------------------
+
+BAD = {
+    "inbox/bad-yaml.md": b"---\ntitle: [unclosed\n---\nbody\n",
+    "inbox/latin1.md": b"# Caf\xe9\n",
+    "inbox/binary.md": b"\x00\x01\x02",
+    "inbox/empty.md": b"",
+}
+
+
+def test_index_prints_counts_and_one_line_per_problem(vault: Path, db_path: Path) -> None:
+    for rel, data in BAD.items():
+        (vault / rel).parent.mkdir(exist_ok=True)
+        (vault / rel).write_bytes(data)
+    r = invoke("index", "--notes", str(vault), "--db", str(db_path))
+    assert r.exit_code == 0, r.stderr
+    head, *rest = r.stdout.splitlines()
+    m = re.fullmatch(r"(\d+) notes in (.+): (\d+) added, 0 changed, 0 renamed, 0 removed \(\d+ ms\)", head)
+    assert m, head
+    assert m.group(1) == m.group(3) == str(296 + len(BAD))
+    assert m.group(2) == str(db_path)
+    assert all(line.startswith("problem: ") for line in rest)
+    # the vault's own broken front matter, and each bad file, once
+    reported = [line.split(": ", 2)[1] for line in rest]
+    assert sorted(reported) == sorted([*BAD, "hardware/homelab-server.md"])
+    # nothing changed since: nothing added, nothing parsed, nothing reported
+    r = invoke("index", "--notes", str(vault), "--db", str(db_path))
+    assert re.fullmatch(
+        rf"{296 + len(BAD)} notes in .+: 0 added, 0 changed, 0 renamed, 0 removed \(\d+ ms\)\n", r.stdout
+    )
+
+
+def test_index_json(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    (vault / "projects" / "monswitch.md").unlink()
+    out = json.loads(invoke("index", "--json", *where(indexed)).stdout)
+    assert out["db"] == str(db)
+    assert (out["notes"], out["removed"], out["added"]) == (295, ["projects/monswitch.md"], [])
+    assert out["moved_aside"] is None
+
+
+def test_index_moves_a_damaged_database_aside(vault: Path, db_path: Path) -> None:
+    db_path.parent.mkdir()
+    db_path.write_bytes(b"this is not a database, just some text long enough to have a header" * 20)
+    r = invoke("index", "--notes", str(vault), "--db", str(db_path))
+    assert r.exit_code == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("The database could not be read; moved it aside to ")
+    aside = [p for p in db_path.parent.iterdir() if p.name.startswith("notes.db.damaged-")]
+    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not a database")
+    assert "296 notes in" in r.stdout
+
+
+# --- errors: one line, exit 1, no traceback -----------------------------------
+
+
+@pytest.fixture
+def a_file(tmp_path: Path) -> Path:
+    f = tmp_path / "plain-file"
+    f.write_text("not a folder\n")
+    return f
+
+
+COMMANDS = [
+    ["index"],  # builds the index
+    ["search", "shield"],  # reads it
+    ["check", "monswitch is playing up again"],  # judges a message
+    ["log"],  # reads the decisions
+]
+ERRORS = [
+    *[(c, "missing notes folder") for c in COMMANDS],  # --notes names nothing
+    *[(c, "database under a file") for c in COMMANDS],  # --db's parent is a file: fails even for root
+    (COMMANDS[1], "notes is a file"),  # --notes names a regular file
+    (COMMANDS[0], "database is a folder"),  # --db names a folder
+    (COMMANDS[2], "no notes given"),  # neither --notes nor NOTESDB_NOTES
+]
+
+
+@pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+@pytest.mark.parametrize("command, problem", ERRORS, ids=[f"{c[0]}-{p}" for c, p in ERRORS])
+def test_errors_are_one_line(command: list[str], problem: str, vault: Path, tmp_path: Path, a_file: Path) -> None:
+    notes, db = vault, tmp_path / "ok.db"
+    if problem == "missing notes folder":
+        notes = tmp_path / "nowhere"
+    elif problem == "notes is a file":
+        notes = a_file
+    elif problem == "database under a file":
+        db = a_file / "notes.db"
+    elif problem == "database is a folder":
+        db = tmp_path
+    args = [*command, "--db", str(db)] + ([] if problem == "no notes given" else ["--notes", str(notes)])
+    r = subprocess.run([str(NOTESDB_EXE), *args], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    if problem in ("missing notes folder", "notes is a file"):
+        assert r.stderr == f"Error: notes folder not found: {notes}\n"
+    elif problem == "no notes given":
+        assert r.stderr == "Error: no notes folder: pass --notes DIR or set NOTESDB_NOTES\n"
+    else:
+        assert str(db) in r.stderr
+
+
+def test_damaged_database_is_an_error_for_search(vault: Path, db_path: Path) -> None:
+    db_path.parent.mkdir()
+    db_path.write_bytes(b"garbage " * 200)
+    r = runner.invoke(app, ["search", "shield", "--notes", str(vault), "--db", str(db_path)])
+    assert r.exit_code == 1
+    assert r.stdout == ""
+    assert r.stderr.startswith(f"Error: database {db_path} cannot be read") and r.stderr.count("\n") == 1
+
+
+# --- check --------------------------------------------------------------------
+
+
+def test_check_json_speaks(indexed: tuple[Path, Path]) -> None:
+    r = invoke("check", "monswitch is playing up again", "--json", *where(indexed))
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert {"spoken", "line", "notes", "route"} <= set(out)
+    assert out["spoken"] is True
+    assert out["notes"][0] == "projects/monswitch.md"
+    assert out["line"].startswith("Notes that may cover this: ") and "(projects/monswitch.md)" in out["line"]
+    assert out["route"] in {"strong", "lead", "rare"}
+
+
+def test_check_json_silent(indexed: tuple[Path, Path]) -> None:
+    out = json.loads(invoke("check", "yep", "--json", *where(indexed)).stdout)
+    assert (out["spoken"], out["line"], out["notes"]) == (False, "", [])
+    assert isinstance(out["route"], str) and out["route"]
+    r = invoke("check", "yep", *where(indexed))
+    assert r.stdout == f"(silent: {out['route']})\n"
+
+
+def test_check_matches_the_hook(indexed: tuple[Path, Path]) -> None:
+    # one judgement: the CLI and the hook say the same line
+    from notesdb.hook import run
+
+    out = json.loads(invoke("check", "my sheild tv is bricked again", "--json", *where(indexed)).stdout)
+    event = json.dumps({"session_id": "s", "cwd": "/", "prompt": "my sheild tv is bricked again"}).encode()
+    said = run(event, where(indexed))
+    if out["spoken"]:
+        assert json.loads(said)["hookSpecificOutput"]["additionalContext"] == out["line"]
+    else:
+        assert said == ""
+
+
+# --- log ----------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+def test_log_lists_hook_decisions(indexed: tuple[Path, Path]) -> None:
+    prompts = ["monswitch is playing up again", "yep", "/clear"]
+    for i, prompt in enumerate(prompts):
+        event = {"session_id": f"s{i}", "cwd": "/home/niko", "hook_event_name": "UserPromptSubmit",
+                 "transcript_path": "/tmp/t.jsonl", "permission_mode": "default", "prompt": prompt}  # fmt: skip
+        p = subprocess.run(
+            [str(NOTESDB_EXE), "hook", *where(indexed)], input=json.dumps(event).encode(), capture_output=True, timeout=60
+        )
+        assert p.returncode == 0
+    r = invoke("log", "--json", *where(indexed))
+    assert r.exit_code == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [row["prompt"] for row in rows] == prompts[::-1]  # newest first
+    assert [row["session_id"] for row in rows] == ["s2", "s1", "s0"]
+    assert [row["spoken"] for row in rows] == [False, False, True]
+    assert rows[2]["notes"][0] == "projects/monswitch.md"
+    assert rows[0]["route"] == "slash-command"
+    assert all(row["elapsed_ms"] > 0 and row["error"] == "" for row in rows)
+    assert len(json.loads(invoke("log", "--json", "--limit", "1", *where(indexed)).stdout)) == 1
+    text = invoke("log", *where(indexed)).stdout.splitlines()
+    assert len(text) == 3
+    assert text[0].startswith("#3 ") and text[0].endswith("[slash-command] '/clear' -> silent")
+    assert text[2].endswith("'monswitch is playing up again' -> projects/monswitch.md")
+
+
+def test_log_when_empty(indexed: tuple[Path, Path]) -> None:
+    assert invoke("log", *where(indexed)).stdout == "no decisions logged yet\n"
+    assert json.loads(invoke("log", "--json", *where(indexed)).stdout) == []

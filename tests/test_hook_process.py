@@ -1,0 +1,228 @@
+"""The hook as Claude Code runs it: the installed ``notesdb hook`` process, event JSON on stdin."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import NOTESDB_EXE
+
+from notesdb.hook import MAX_LOGGED_PROMPT
+
+pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+
+SESSION = "5f0c3f4e-7c1d-4a53-9c0e-2b8f2f6c1a10"
+CWD = "/home/niko/src/monswitch"
+HEAVY = ("typer", "click", "sqlite_utils", "markdown_it", "yaml", "rich")
+
+
+def event(prompt: Any = None, *, drop: tuple[str, ...] = ()) -> bytes:
+    """A UserPromptSubmit event as Claude Code writes it on the hook's stdin."""
+    data = {
+        "session_id": SESSION,
+        "transcript_path": f"/home/niko/.claude/projects/-home-niko-src-monswitch/{SESSION}.jsonl",
+        "cwd": CWD,
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    }
+    for key in drop:
+        del data[key]
+    return json.dumps(data).encode("utf-8")
+
+
+@dataclass
+class HookRun:
+    stdout: bytes
+    additional_context: str | None  # None when silent
+    row: dict[str, Any]  # the decisions row this call added
+
+
+def decision_rows(db: Path) -> list[dict[str, Any]]:
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in conn.execute("SELECT * FROM decisions ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def run_hook(indexed: tuple[Path, Path], stdin: bytes) -> HookRun:
+    """Run the console script once; check the contract that holds for every input."""
+    vault, db = indexed
+    before = decision_rows(db)
+    proc = subprocess.run(
+        [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0
+    assert proc.stderr == b""
+    context = None
+    if proc.stdout:
+        text = proc.stdout.decode("utf-8")
+        assert text.endswith("\n") and text.count("\n") == 1  # one line: one JSON object
+        out = json.loads(text)
+        assert list(out) == ["hookSpecificOutput"]
+        assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+        assert list(out["hookSpecificOutput"]) == ["hookEventName", "additionalContext"]
+        context = out["hookSpecificOutput"]["additionalContext"]
+        assert isinstance(context, str) and context
+        assert len(context) < 600
+        assert "\n" not in context
+    after = decision_rows(db)
+    assert len(after) == len(before) + 1  # every call is logged, once
+    row = after[-1]
+    assert row["elapsed_ms"] > 0
+    assert bool(row["spoken"]) == (context is not None)
+    return HookRun(proc.stdout, context, row)
+
+
+def test_speaks_about_monswitch(indexed: tuple[Path, Path]) -> None:
+    r = run_hook(indexed, event("monswitch is playing up again"))
+    assert r.additional_context is not None
+    assert "projects/monswitch.md" in r.additional_context
+    assert r.additional_context.startswith("Notes that may cover this: ")
+    assert json.loads(r.row["notes"])[0] == "projects/monswitch.md"
+    assert r.row["route"] in {"strong", "lead", "rare"}
+    assert (r.row["session_id"], r.row["cwd"], r.row["prompt"]) == (SESSION, CWD, "monswitch is playing up again")
+    assert r.row["error"] == ""
+
+
+@pytest.mark.parametrize(
+    "prompt, route",
+    [
+        ("yep", None),  # an acknowledgement: nothing searchable
+        ("/clear", "slash-command"),  # a Claude Code command, not a message
+        ("/model opus", "slash-command"),  # a command with an argument
+    ],
+)
+def test_silent(indexed: tuple[Path, Path], prompt: str, route: str | None) -> None:
+    r = run_hook(indexed, event(prompt))
+    assert r.stdout == b""
+    assert (r.row["session_id"], r.row["cwd"], r.row["prompt"]) == (SESSION, CWD, prompt)
+    assert r.row["route"] not in {"strong", "lead", "rare", "bad-input", "error"}
+    if route:
+        assert r.row["route"] == route
+
+
+@pytest.mark.parametrize(
+    "stdin, session, error",
+    [
+        (b"", "", "empty stdin"),  # nothing on stdin
+        (b"  \n", "", "empty stdin"),  # only whitespace
+        (b"{not json", "", "stdin is not valid JSON: "),  # broken JSON
+        (b'["monswitch is playing up again"]', "", "stdin JSON is a list, not an object"),  # a JSON list
+        (b"null", "", "stdin JSON is null"),  # JSON null
+        (b'"monswitch"', "", "stdin JSON is a str, not an object"),  # a bare JSON string
+        (event(drop=("prompt",)), SESSION, "no prompt in the event"),  # no prompt key
+        (event(None), SESSION, "no prompt in the event"),  # "prompt": null
+        (event(42), SESSION, "prompt is not a string"),  # a number
+        (event(["monswitch"]), SESSION, "prompt is not a string"),  # a list
+    ],
+)
+def test_bad_input_is_logged_and_silent(
+    indexed: tuple[Path, Path], stdin: bytes, session: str, error: str
+) -> None:
+    r = run_hook(indexed, stdin)
+    assert r.stdout == b""
+    assert r.row["route"] == "bad-input"
+    assert r.row["error"].startswith(error)
+    assert r.row["session_id"] == session
+    assert r.row["prompt"] is None
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    [
+        event("monswitch " * 200_000),  # a 2 MB paste
+        b'{"prompt": "monswitch caf\xe9 broke", "session_id": "s"}',  # Latin-1 byte inside the JSON
+        event("monswitch \x00 NEAR(\"shield\" OR) * : -"),  # NUL and FTS5 syntax in the message
+        event("\ud800 lone surrogate monswitch"),  # a lone surrogate, escaped in the JSON
+    ],
+)
+def test_odd_prompts_keep_the_contract(indexed: tuple[Path, Path], stdin: bytes) -> None:
+    r = run_hook(indexed, stdin)
+    assert r.row["route"] not in {"bad-input", "error"}
+    assert len(r.row["prompt"]) <= MAX_LOGGED_PROMPT
+
+
+def test_each_call_logs_session_cwd_and_time(indexed: tuple[Path, Path]) -> None:
+    messages = ["monswitch is playing up again", "yep", "/clear", "what's the weather like"]
+    for i, m in enumerate(messages):
+        stdin = json.loads(event(m))
+        stdin["session_id"], stdin["cwd"] = f"session-{i}", f"/work/{i}"
+        run_hook(indexed, json.dumps(stdin).encode())
+    rows = decision_rows(indexed[1])
+    assert [(r["session_id"], r["cwd"], r["prompt"]) for r in rows] == [
+        (f"session-{i}", f"/work/{i}", m) for i, m in enumerate(messages)
+    ]
+    assert all(r["elapsed_ms"] > 0 for r in rows)
+
+
+GUARD = """
+import json, sys
+import notesdb.hook
+out = notesdb.hook.run(sys.stdin.buffer.read(), sys.argv[1:])
+print(json.dumps({"out": out, "loaded": sorted(m for m in %r if m in sys.modules)}))
+""" % (HEAVY,)
+
+
+def guarded_run(indexed: tuple[Path, Path], prompt: str) -> dict[str, Any]:
+    vault, db = indexed
+    proc = subprocess.run(
+        [sys.executable, "-c", GUARD, "--notes", str(vault), "--db", str(db)],
+        input=event(prompt),
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    return json.loads(proc.stdout)
+
+
+def test_hook_imports_nothing_heavy_when_no_note_changed(indexed: tuple[Path, Path]) -> None:
+    result = guarded_run(indexed, "monswitch is playing up again")
+    assert "projects/monswitch.md" in result["out"]
+    assert result["loaded"] == []
+
+
+def test_hook_parses_a_changed_note_and_still_skips_the_cli(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    note = vault / "projects" / "monswitch.md"
+    note.write_text(note.read_text() + "\nzorbitron relay fitted\n")
+    st = note.stat()
+    os.utime(note, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    result = guarded_run(indexed, "monswitch is playing up again")
+    assert "markdown_it" in result["loaded"]  # the note was parsed again
+    assert set(result["loaded"]) <= {"markdown_it", "yaml"}
+    conn = sqlite3.connect(db)
+    assert "zorbitron" in conn.execute("SELECT body FROM notes WHERE path = 'projects/monswitch.md'").fetchone()[0]
+    conn.close()
+
+
+def test_console_script_path_imports_nothing_heavy(indexed: tuple[Path, Path]) -> None:
+    # the same entry point as the console script (notesdb.entry), with the import log on
+    vault, db = indexed
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "notesdb", "hook", "--notes", str(vault), "--db", str(db)],
+        input=event("monswitch is playing up again"),
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0
+    assert b"projects/monswitch.md" in proc.stdout
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.decode().splitlines()
+        if line.startswith("import time:") and line.count("|") == 2
+    }
+    assert "notesdb.hook" in imported
+    assert {m for m in imported if m.split(".")[0] in HEAVY} == set()

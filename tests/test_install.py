@@ -1,0 +1,213 @@
+"""``notesdb hook install`` / ``uninstall``: merging the hook into Claude Code's settings.json."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import NOTESDB_EXE
+
+pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+
+OTHER_HANDLER = {"type": "command", "command": "/usr/local/bin/audit-prompt", "timeout": 5}
+EXISTING: dict[str, Any] = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(git status:*)"], "deny": ["Read(./.env)"]},
+    "env": {"DISABLE_TELEMETRY": "1"},
+    "hooks": {
+        "UserPromptSubmit": [{"hooks": [OTHER_HANDLER]}],
+        "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+}
+
+
+def notesdb(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(NOTESDB_EXE), *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+
+
+def user_settings(home: Path) -> Path:
+    return home / ".claude" / "settings.json"
+
+
+def ours(settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every notesdb handler under UserPromptSubmit."""
+    return [
+        h
+        for group in settings.get("hooks", {}).get("UserPromptSubmit", [])
+        for h in group.get("hooks", [])
+        if h.get("args", [])[:1] == ["hook"]
+    ]
+
+
+def check_entry(entry: dict[str, Any], notes: Path) -> None:
+    assert entry["type"] == "command"
+    command = Path(entry["command"])
+    assert command.is_absolute() and command.exists() and os.access(command, os.X_OK)
+    assert command.resolve() == NOTESDB_EXE.resolve()
+    args = entry["args"]
+    assert args[0] == "hook"
+    assert args[args.index("--notes") + 1] == str(notes.resolve())
+    assert Path(args[args.index("--db") + 1]).is_absolute()
+    assert isinstance(entry["timeout"], int) and entry["timeout"] > 0
+
+
+def test_install_writes_user_settings(vault: Path, isolated_home: Path) -> None:
+    r = notesdb("hook", "install", "--notes", str(vault))
+    assert r.returncode == 0, r.stderr
+    path = user_settings(isolated_home)
+    assert r.stdout.startswith(f"wrote to {path}:\n")
+    settings = json.loads(path.read_text())
+    assert list(settings) == ["hooks"]
+    assert list(settings["hooks"]) == ["UserPromptSubmit"]
+    [group] = settings["hooks"]["UserPromptSubmit"]
+    [entry] = group["hooks"]
+    check_entry(entry, vault)
+    assert entry["timeout"] == 10
+    # without --db the database goes to the user data directory (XDG_DATA_HOME here)
+    db = Path(entry["args"][entry["args"].index("--db") + 1])
+    assert db.is_relative_to(isolated_home / ".local" / "share" / "notesdb")
+
+
+def test_relative_notes_path_is_made_absolute(vault: Path, tmp_path: Path, isolated_home: Path) -> None:
+    r = notesdb("hook", "install", "--notes", "vault", "--timeout", "3", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    [entry] = ours(json.loads(user_settings(isolated_home).read_text()))
+    check_entry(entry, vault)
+    assert entry["timeout"] == 3
+
+
+def test_install_keeps_other_settings_and_hooks(vault: Path, isolated_home: Path) -> None:
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    path.write_text(json.dumps(EXISTING, indent=2))
+    r = notesdb("hook", "install", "--notes", str(vault))
+    assert r.returncode == 0, r.stderr
+    settings = json.loads(path.read_text())
+    [entry] = ours(settings)
+    expected = copy.deepcopy(EXISTING)
+    expected["hooks"]["UserPromptSubmit"].append({"hooks": [entry]})
+    assert settings == expected
+
+
+def test_install_twice_leaves_one_entry(vault: Path, isolated_home: Path) -> None:
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    path.write_text(json.dumps(EXISTING))
+    assert notesdb("hook", "install", "--notes", str(vault)).returncode == 0
+    first = path.read_bytes()
+    assert notesdb("hook", "install", "--notes", str(vault)).returncode == 0
+    assert path.read_bytes() == first
+    # a second install with other options replaces the entry, still one
+    assert notesdb("hook", "install", "--notes", str(vault), "--timeout", "4").returncode == 0
+    settings = json.loads(path.read_text())
+    [entry] = ours(settings)
+    assert entry["timeout"] == 4
+    assert OTHER_HANDLER in settings["hooks"]["UserPromptSubmit"][0]["hooks"]
+
+
+def test_installed_command_runs_with_spaces_in_paths(
+    tmp_path: Path, isolated_home: Path, indexed: tuple[Path, Path]
+) -> None:
+    vault, db = indexed
+    spaced = tmp_path / "My Notes" / "personal vault"
+    spaced.parent.mkdir()
+    vault.rename(spaced)
+    spaced_db = tmp_path / "app data" / "notes index.db"
+    spaced_db.parent.mkdir()
+    shutil.move(db, spaced_db)
+    r = notesdb("hook", "install", "--notes", str(spaced), "--db", str(spaced_db))
+    assert r.returncode == 0, r.stderr
+    [entry] = ours(json.loads(user_settings(isolated_home).read_text()))
+    check_entry(entry, spaced)
+    assert entry["args"][entry["args"].index("--db") + 1] == str(spaced_db)
+    # run it as Claude Code does in exec form: command and args, no shell
+    event = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit",
+             "transcript_path": "/tmp/t.jsonl", "permission_mode": "default",
+             "prompt": "monswitch is playing up again"}  # fmt: skip
+    out = subprocess.run(
+        [entry["command"], *entry["args"]], input=json.dumps(event), capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0
+    assert "projects/monswitch.md" in json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_project_scope_writes_under_cwd(vault: Path, tmp_path: Path, isolated_home: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    r = notesdb("hook", "install", "--notes", str(vault), "--scope", "project", cwd=project)
+    assert r.returncode == 0, r.stderr
+    [entry] = ours(json.loads((project / ".claude" / "settings.json").read_text()))
+    check_entry(entry, vault)
+    assert not user_settings(isolated_home).exists()
+    r = notesdb("hook", "uninstall", "--scope", "project", cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((project / ".claude" / "settings.json").read_text()) == {}
+
+
+def test_uninstall_removes_exactly_the_entry(vault: Path, isolated_home: Path) -> None:
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    path.write_text(json.dumps(EXISTING))
+    assert notesdb("hook", "install", "--notes", str(vault)).returncode == 0
+    r = notesdb("hook", "uninstall")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"removed 1 notesdb hook entry from {path}\n"
+    assert json.loads(path.read_text()) == EXISTING
+    # again: nothing to remove, nothing written
+    before = path.read_bytes()
+    r = notesdb("hook", "uninstall")
+    assert r.stdout == f"removed 0 notesdb hook entries from {path}\n"
+    assert path.read_bytes() == before
+
+
+def test_uninstall_drops_the_hooks_it_emptied(vault: Path, isolated_home: Path) -> None:
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    path.write_text(json.dumps({"model": "opus"}))
+    assert notesdb("hook", "install", "--notes", str(vault)).returncode == 0
+    assert notesdb("hook", "uninstall").returncode == 0
+    assert json.loads(path.read_text()) == {"model": "opus"}
+
+
+@pytest.mark.parametrize(
+    "content, command",
+    [
+        ('{"model": "opus",', "install"),  # truncated JSON
+        ('["a", "list"]', "install"),  # JSON, but not an object
+        ('{"hooks": ["not", "an", "object"]}', "install"),  # hooks is not an object
+        ('{"hooks": {"UserPromptSubmit": {"hooks": []}}}', "install"),  # the event is not a list
+        ('{"model": "opus",', "uninstall"),  # truncated JSON, uninstalling
+        ('["a", "list"]', "uninstall"),  # not an object, uninstalling
+    ],
+)
+def test_invalid_settings_are_left_alone(vault: Path, isolated_home: Path, content: str, command: str) -> None:
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    path.write_text(content)
+    args = ["hook", command] + (["--notes", str(vault)] if command == "install" else [])
+    r = notesdb(*args)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr.startswith("Error: ") and r.stderr.endswith("\n") and r.stderr.count("\n") == 1
+    assert str(path) in r.stderr
+    assert path.read_text() == content
+    assert [p.name for p in path.parent.iterdir()] == ["settings.json"]  # no temporary file left
+
+
+def test_install_needs_an_existing_notes_folder(tmp_path: Path, isolated_home: Path) -> None:
+    r = notesdb("hook", "install", "--notes", str(tmp_path / "nowhere"))
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == f"Error: notes folder not found: {tmp_path / 'nowhere'}\n"
+    assert not user_settings(isolated_home).exists()
+
+
+def test_bad_scope_is_refused(vault: Path, isolated_home: Path) -> None:
+    r = notesdb("hook", "install", "--notes", str(vault), "--scope", "global")
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == "Error: --scope must be user or project, not 'global'\n"

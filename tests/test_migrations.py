@@ -1,0 +1,162 @@
+"""Tests for migrations/: a blank database, an older one, a failing migration, the sqlite3 shell."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database, Migrations
+
+from notesdb import store
+from notesdb.migrations import migrations
+from notesdb.store import open_db
+
+SQLITE3 = shutil.which("sqlite3") or "/usr/bin/sqlite3"
+
+
+def names(conn: sqlite3.Connection, kind: str) -> set[str]:
+    return {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = ?", (kind,))}
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def test_blank_database(db_path: Path) -> None:
+    conn = open_db(db_path)
+    assert {"notes", "notes_fts", "vocab", "decisions", "meta"} <= names(conn, "table")
+    assert names(conn, "trigger") == {"notes_ai", "notes_ad", "notes_au"}
+    assert user_version(conn) == store.SCHEMA_VERSION
+    rank = conn.execute("SELECT v FROM notes_fts_config WHERE k = 'rank'").fetchone()[0]
+    assert rank == "bm25(3.0, 2.0, 2.0, 1.0)"
+    assert [c[1] for c in conn.execute("PRAGMA table_info(notes)")] == [
+        "id", "path", "title", "desc", "headings", "body", "type", "aliases", "tags",
+        "size", "mtime_ns", "hash", "indexed_at", "problems",
+    ]  # fmt: skip
+    assert migrations.pending(Database(conn)) == []
+
+
+@pytest.mark.parametrize("table", ["notes", "notes_fts", "vocab", "decisions", "meta"])
+def test_every_table_explains_itself(db_path: Path, table: str) -> None:
+    # a person opening the file in sqlite3 or Datasette reads the comment in its schema
+    sql = open_db(db_path).execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    assert "--" in sql
+
+
+def test_fts_rank_is_the_default_order(db_path: Path) -> None:
+    conn = open_db(db_path)
+    rows = [
+        ("a.md", "shield", "", "", ""),  # in the title: weight 3
+        ("b.md", "", "", "", "shield"),  # in the body: weight 1
+        ("c.md", "", "shield", "", ""),  # in the description: weight 2
+    ]
+    conn.executemany("INSERT INTO notes(path, title, desc, headings, body) VALUES (?, ?, ?, ?, ?)", rows)
+    # filler notes so that "shield" is rare enough for bm25 to count
+    conn.executemany("INSERT INTO notes(path, body) VALUES (?, 'other words')", [(f"f{i}.md",) for i in range(7)])
+    ranked = [
+        p
+        for (p,) in conn.execute(
+            "SELECT path FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid "
+            "WHERE notes_fts MATCH 'shield' ORDER BY rank"
+        )
+    ]
+    assert ranked == ["a.md", "c.md", "b.md"]
+
+
+def test_older_database_is_finished_and_keeps_its_rows(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    migrations.apply(Database(conn), stop_before="m004_decisions")
+    assert user_version(conn) == 3
+    assert "decisions" not in names(conn, "table")
+    conn.execute(
+        "INSERT INTO notes(id, path, title, body) VALUES (7, 'hardware/shield.md', 'Shield TV', 'recovery plan')"
+    )
+    conn.execute(
+        "INSERT INTO vocab(word, length, doc_freq, title_doc_freq, desc_doc_freq, headings_doc_freq,"
+        " meta_doc_freq, phonetic) VALUES ('shield', 6, 1, 1, 0, 0, 1, 'XLT')"
+    )
+    conn.execute("INSERT INTO meta(key, value) VALUES ('notes_root', '/somewhere')")
+    conn.close()
+
+    conn = open_db(db_path)
+    assert user_version(conn) == store.SCHEMA_VERSION
+    assert migrations.pending(Database(conn)) == []
+    assert conn.execute("SELECT id, path, title, body FROM notes").fetchall() == [
+        (7, "hardware/shield.md", "Shield TV", "recovery plan")
+    ]
+    assert conn.execute("SELECT word, doc_freq FROM vocab").fetchall() == [("shield", 1)]
+    assert conn.execute("SELECT value FROM meta WHERE key = 'notes_root'").fetchone()[0] == "/somewhere"
+    assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'recovery'").fetchall() == [(7,)]
+    assert conn.execute("SELECT count(*) FROM decisions").fetchone()[0] == 0
+    # and the terms table of the later migration sees the old row
+    assert conn.execute("SELECT doc FROM notes_fts_terms WHERE term = 'shield'").fetchall() == [(7,)]
+
+
+def test_failing_migration_rolls_back_and_stays_pending(db_path: Path) -> None:
+    conn = open_db(db_path)
+    conn.execute("INSERT INTO notes(path, title) VALUES ('kept.md', 'Kept')")
+
+    extended = Migrations(migrations.name)
+    for m in migrations.pending(Database(memory=True)):  # every migration of the real set
+        extended(name=m.name, transactional=m.transactional)(m.fn)
+
+    @extended()
+    def m999_fails(db: Database) -> None:
+        db.execute("CREATE TABLE doomed (x TEXT)")
+        db.execute("INSERT INTO notes(path, title) VALUES ('doomed.md', 'Doomed')")
+        db.execute("PRAGMA user_version = 999")
+        raise RuntimeError("deliberate failure")
+
+    db = Database(conn)
+    assert [m.name for m in extended.pending(db)] == ["m999_fails"]
+    with pytest.raises(RuntimeError, match="deliberate failure"):
+        extended.apply(db)
+    assert [m.name for m in extended.pending(db)] == ["m999_fails"]
+    assert "doomed" not in names(conn, "table")
+    assert [p for (p,) in conn.execute("SELECT path FROM notes")] == ["kept.md"]
+    assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'doomed'").fetchall() == []
+    assert user_version(conn) == store.SCHEMA_VERSION
+    assert not conn.in_transaction
+    conn.close()
+    # the real set still opens the file as up to date
+    assert user_version(open_db(db_path)) == store.SCHEMA_VERSION
+
+
+def test_schema_too_new_is_refused(db_path: Path) -> None:
+    from notesdb.errors import SchemaTooNew
+
+    conn = open_db(db_path)
+    conn.execute(f"PRAGMA user_version = {store.SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(SchemaTooNew, match="upgrade notesdb"):
+        open_db(db_path)
+
+
+@pytest.mark.skipif(not Path(SQLITE3).exists(), reason="the sqlite3 command-line program is not installed")
+def test_plain_sqlite3_shell_searches_the_index(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    sql = (
+        "select path from notes_fts join notes on notes.rowid = notes_fts.rowid "
+        "where notes_fts match 'shield' order by rank limit 1"
+    )
+    out = subprocess.run([SQLITE3, str(db), sql], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+    assert out.stdout in {"hardware/shield-tv-power-supply.md\n", "hardware/shield-tv-recovery.md\n"}
+
+
+@pytest.mark.skipif(not Path(SQLITE3).exists(), reason="the sqlite3 command-line program is not installed")
+def test_plain_sqlite3_shell_reads_every_table(indexed: tuple[Path, Path]) -> None:
+    _, db = indexed
+    conn = open_db(db)
+    tables = sorted(names(conn, "table") | names(conn, "view"))
+    conn.close()
+    sql = "; ".join(f'select count(*) from "{t}"' for t in tables)
+    out = subprocess.run([SQLITE3, str(db), sql], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert len(out.stdout.split()) == len(tables)
+

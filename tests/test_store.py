@@ -1,0 +1,407 @@
+"""Tests for notesdb.store: opening the database and keeping it in line with a notes folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from notesdb.errors import NotesFolderMissing
+from notesdb.query import tokenize
+from notesdb.store import note_count, open_db, rebuild_vocab, sync
+
+
+@pytest.fixture
+def synced(indexed: tuple[Path, Path]) -> tuple[Path, sqlite3.Connection]:
+    """The vault and an open connection to its up-to-date index."""
+    vault, db = indexed
+    conn = open_db(db)
+    stats = sync(conn, vault)
+    assert not stats.changed, "the copied index should already be in line with the vault"
+    return vault, conn
+
+SEARCH = (
+    "SELECT notes.path FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid "
+    "WHERE notes_fts MATCH ? ORDER BY rank"
+)
+
+
+def search(conn: sqlite3.Connection, word: str) -> list[str]:
+    """Paths of the notes FTS5 finds for one word, best first."""
+    return [p for (p,) in conn.execute(SEARCH, (f'"{word}"',))]
+
+
+def paths(conn: sqlite3.Connection) -> set[str]:
+    return {p for (p,) in conn.execute("SELECT path FROM notes")}
+
+
+def vocab(conn: sqlite3.Connection) -> list[tuple]:
+    return conn.execute("SELECT * FROM vocab ORDER BY word").fetchall()
+
+
+def vocab_row(conn: sqlite3.Connection, word: str) -> tuple[int, int, int, int, int] | None:
+    return conn.execute(
+        "SELECT doc_freq, title_doc_freq, desc_doc_freq, headings_doc_freq, meta_doc_freq "
+        "FROM vocab WHERE word = ?",
+        (word,),
+    ).fetchone()
+
+
+def write(path: Path, data: str | bytes) -> None:
+    """Write a note and move its mtime on, so that a stat-only sync must notice."""
+    before = path.stat().st_mtime_ns if path.exists() else None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.write_bytes(data)
+    if before is not None:
+        os.utime(path, ns=(before + 10**9, before + 10**9))
+
+
+def integrity_check(conn: sqlite3.Connection) -> None:
+    conn.execute("INSERT INTO notes_fts(notes_fts, rank) VALUES ('integrity-check', 1)")
+
+
+def expected_notes(root: Path) -> set[str]:
+    """Every Markdown file under root, outside hidden folders, but the root MEMORY.md."""
+    found = set()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if name.startswith(".") or not name.lower().endswith((".md", ".markdown")):
+                continue
+            rel = Path(folder, name).relative_to(root).as_posix()
+            if rel != "MEMORY.md":
+                found.add(rel)
+    return found
+
+
+# --- a first sync -------------------------------------------------------------
+
+
+def test_every_note_but_memory_is_indexed(vault: Path, db_path: Path) -> None:
+    conn = open_db(db_path)
+    stats = sync(conn, vault)
+    expected = expected_notes(vault)
+    assert len(expected) == 296  # 36 personal notes and 260 TIL notes (README of the fixtures)
+    assert paths(conn) == expected
+    assert sorted(stats.added) == sorted(expected)
+    assert stats.scanned == len(expected)
+    assert (stats.modified, stats.renamed, stats.removed, stats.incomplete) == ([], [], [], False)
+    assert "MEMORY.md" not in paths(conn)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'notes_root'").fetchone()[0] == str(vault.resolve())
+    # the one note of the vault whose front matter YAML cannot read
+    assert list(stats.problems) == ["hardware/homelab-server.md"]
+    assert stats.problems["hardware/homelab-server.md"][0].startswith("malformed YAML front matter")
+
+
+@pytest.mark.parametrize(
+    "rel, is_note",
+    [
+        (".obsidian/workspace.md", False),  # editor settings folder
+        (".git/COMMIT_NOTES.md", False),  # version control folder
+        (".trash/old-idea.md", False),  # Obsidian's trash
+        ("projects/.draft.md", False),  # a hidden file in a visible folder
+        ("inbox/idea.markdown", True),  # the long extension
+        ("inbox/LOUD.MD", True),  # extensions are case-insensitive
+        ("inbox/notes.txt", False),  # not Markdown
+        ("inbox/MEMORY.md", True),  # MEMORY.md is skipped only at the root
+    ],
+)
+def test_which_files_are_notes(synced: tuple[Path, sqlite3.Connection], rel: str, is_note: bool) -> None:
+    vault, conn = synced
+    write(vault / rel, "# Quokka sightings\n\nquokka\n")
+    stats = sync(conn, vault)
+    assert stats.added == ([rel] if is_note else [])
+    assert (rel in paths(conn)) == is_note
+    assert search(conn, "quokka") == ([rel] if is_note else [])
+
+
+def test_missing_folder_raises(tmp_path: Path, db_path: Path) -> None:
+    with pytest.raises(NotesFolderMissing, match="notes folder not found"):
+        sync(open_db(db_path), tmp_path / "nowhere")
+
+
+# --- changes after the first sync ---------------------------------------------
+
+
+def test_edit_is_reflected(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    note = vault / "projects" / "monswitch.md"
+    rowid = conn.execute("SELECT id FROM notes WHERE path = 'projects/monswitch.md'").fetchone()[0]
+    assert search(conn, "optocoupler") == ["projects/monswitch.md"]
+    write(note, note.read_text().replace("optocoupler", "zorbitron relay"))
+    stats = sync(conn, vault)
+    assert (stats.modified, stats.added, stats.removed, stats.renamed) == (["projects/monswitch.md"], [], [], [])
+    assert search(conn, "zorbitron") == ["projects/monswitch.md"]
+    assert search(conn, "optocoupler") == []
+    assert conn.execute("SELECT id FROM notes WHERE path = 'projects/monswitch.md'").fetchone()[0] == rowid
+
+
+def test_add_is_reflected(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    n = note_count(conn)
+    write(vault / "home" / "bread.md", "# Sourdough\n\nFeed the levain at 1:5:5.\n")
+    stats = sync(conn, vault)
+    assert stats.added == ["home/bread.md"]
+    assert note_count(conn) == n + 1
+    assert search(conn, "levain") == ["home/bread.md"]
+    assert conn.execute("SELECT title FROM notes WHERE path = 'home/bread.md'").fetchone()[0] == "Sourdough"
+
+
+def test_rename_keeps_the_row(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    before = conn.execute("SELECT id, title, hash FROM notes WHERE path = 'projects/monswitch.md'").fetchone()
+    (vault / "archive").mkdir()
+    os.rename(vault / "projects" / "monswitch.md", vault / "archive" / "monswitch-v1.md")
+    stats = sync(conn, vault)
+    assert stats.renamed == [("projects/monswitch.md", "archive/monswitch-v1.md")]
+    assert (stats.added, stats.removed, stats.modified) == ([], [], [])
+    after = conn.execute("SELECT id, title, hash FROM notes WHERE path = 'archive/monswitch-v1.md'").fetchone()
+    assert after == before  # same rowid, same content
+    assert search(conn, "optocoupler") == ["archive/monswitch-v1.md"]
+    assert "projects/monswitch.md" not in paths(conn)
+
+
+def test_delete_is_reflected(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    n = note_count(conn)
+    (vault / "projects" / "monswitch.md").unlink()
+    stats = sync(conn, vault)
+    assert stats.removed == ["projects/monswitch.md"]
+    assert note_count(conn) == n - 1
+    assert search(conn, "optocoupler") == []
+    assert vocab_row(conn, "optocoupler") is None  # the only note holding it is gone
+
+
+def test_same_bytes_new_mtime_is_not_reparsed(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    note = vault / "projects" / "monswitch.md"
+    write(note, note.read_bytes())
+    stats = sync(conn, vault)
+    assert not stats.changed
+    mtime = conn.execute("SELECT mtime_ns FROM notes WHERE path = 'projects/monswitch.md'").fetchone()[0]
+    assert mtime == note.stat().st_mtime_ns  # recorded, so the next sync does not read it again
+
+
+class OpenedFiles:
+    """Files opened while active, seen through the interpreter's audit events."""
+
+    installed = False
+    active: list[str] | None = None
+
+    @classmethod
+    def hook(cls, event: str, args: tuple) -> None:
+        if cls.active is not None and event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+            cls.active.append(os.fsdecode(args[0]))
+
+    def __enter__(self) -> list[str]:
+        if not OpenedFiles.installed:
+            sys.addaudithook(OpenedFiles.hook)
+            OpenedFiles.installed = True
+        OpenedFiles.active = []
+        return OpenedFiles.active
+
+    def __exit__(self, *exc: object) -> None:
+        OpenedFiles.active = None
+
+
+def test_no_change_sync_opens_no_file(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    write(vault / "projects" / "monswitch.md", "# monswitch\n\nrewritten\n")
+    with OpenedFiles() as opened:
+        assert sync(conn, vault).modified == ["projects/monswitch.md"]
+    assert str(vault / "projects" / "monswitch.md") in opened  # the audit hook does see reads
+    with OpenedFiles() as opened:
+        stats = sync(conn, vault)
+    assert not stats.changed
+    assert (stats.added, stats.modified, stats.renamed, stats.removed, stats.problems) == ([], [], [], [], {})
+    assert [p for p in opened if p.startswith(str(vault))] == []
+
+
+# --- the vocabulary -----------------------------------------------------------
+
+
+def test_vocab_counts_follow_a_title_word(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    note = vault / "projects" / "monswitch.md"
+    assert "shield" not in tokenize(note.read_text())
+    before = vocab_row(conn, "shield")
+    write(note, note.read_text().replace("name: monswitch\n", "name: monswitch shield\n", 1))
+    sync(conn, vault)
+    df, title_df, desc_df, head_df, meta_df = before
+    assert vocab_row(conn, "shield") == (df + 1, title_df + 1, desc_df, head_df, meta_df + 1)
+    note.unlink()
+    sync(conn, vault)
+    assert vocab_row(conn, "shield") == before
+
+
+def test_vocab_after_incremental_syncs_equals_a_rebuild(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    recovery = vault / "hardware" / "shield-tv-recovery.md"
+    write(recovery, recovery.read_text().replace("Goal:", "Goal, with the quokka:"))  # edit the body
+    write(vault / "home" / "quokka.md", "---\ntitle: Quokka\ntags: [quokka, shield]\n---\n# Quokka\n")  # add
+    (vault / "projects" / "monswitch.md").unlink()  # delete
+    os.rename(vault / "people" / "dario.md", vault / "people" / "dario-b.md")  # rename
+    sync(conn, vault)
+    write(vault / "home" / "quokka.md", "# Not a quokka any more\n\nwombat\n")  # edit the new one
+    (vault / "til" / "sql" / "consecutive-groups.md").unlink()
+    sync(conn, vault)
+    incremental = vocab(conn)
+    assert rebuild_vocab(conn) == len(incremental)
+    assert vocab(conn) == incremental
+
+
+def test_vocab_matches_what_fts5_indexed(indexed: tuple[Path, Path]) -> None:
+    """Every word FTS5 indexed is in vocab with the same per-column document counts."""
+    conn = open_db(indexed[1])
+    conn.execute("CREATE VIRTUAL TABLE temp.fts_rows USING fts5vocab(main, 'notes_fts', 'row')")
+    conn.execute("CREATE VIRTUAL TABLE temp.fts_cols USING fts5vocab(main, 'notes_fts', 'col')")
+    fts = dict(conn.execute("SELECT term, doc FROM temp.fts_rows"))
+    cols = {(t, c): d for t, c, d in conn.execute("SELECT term, col, doc FROM temp.fts_cols")}
+    ours = {
+        w: (df, t, d, h)
+        for w, df, t, d, h in conn.execute(
+            "SELECT word, doc_freq, title_doc_freq, desc_doc_freq, headings_doc_freq FROM vocab"
+        )
+    }
+    # U+1F37E (Unicode 8.0) is newer than SQLite's unicode61 tables, which read it as a letter
+    only_fts = {w for w in fts if w not in ours}
+    assert only_fts <= {"🍾🍾"}
+    assert set(ours) <= set(fts)
+    for w, (df, t, d, h) in ours.items():
+        assert (df, t, d, h) == (
+            fts[w],
+            cols.get((w, "title"), 0),
+            cols.get((w, "desc"), 0),
+            cols.get((w, "headings"), 0),
+        ), w
+
+
+# --- files that cannot be read well -------------------------------------------
+
+BAD_FILES = [
+    # front matter YAML cannot parse: indexed from the rest
+    ("bad-yaml.md", b"---\ntitle: [unclosed\n---\nquokka body\n", "malformed YAML front matter: "),
+    # Latin-1 bytes: replaced, the rest indexed
+    ("latin1.md", b"# Caf\xe9 quokka\n\nprix \xe0 la carte\n", "not valid UTF-8: undecodable bytes replaced"),
+    # NUL bytes: a binary file with a .md name
+    ("binary.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR quokka", "binary file (contains NUL bytes): only its name is indexed"),
+    # nothing at all
+    ("empty.md", b"", "empty file"),
+    # more than 1 MiB: the first MiB is indexed
+    ("huge.md", b"# Huge\n\n" + b"quokka wombat " * 80_000, "larger than 1 MiB: only the first 1 MiB is indexed"),
+]
+
+
+def test_bad_files_are_indexed_and_reported(tmp_path: Path, db_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for name, data, _ in BAD_FILES:
+        (notes / name).write_bytes(data)
+    conn = open_db(db_path)
+    stats = sync(conn, notes)
+    assert sorted(stats.added) == sorted(name for name, _, _ in BAD_FILES)
+    assert set(stats.problems) == {name for name, _, _ in BAD_FILES}
+    for name, _, problem in BAD_FILES:
+        assert stats.problems[name][0].startswith(problem), name
+        stored = conn.execute("SELECT problems FROM notes WHERE path = ?", (name,)).fetchone()[0]
+        assert json.loads(stored) == stats.problems[name]
+    # the readable parts are searchable
+    assert set(search(conn, "quokka")) == {"bad-yaml.md", "latin1.md", "huge.md"}
+    integrity_check(conn)
+
+
+def test_file_name_that_is_not_utf8_does_not_stop_the_sync(tmp_path: Path, db_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "good.md").write_text("# Good\n\nquokka\n")
+    try:
+        with open(os.fsencode(notes) + b"/caf\xe9.md", "wb") as f:
+            f.write(b"# Cafe\n")
+    except OSError:
+        pytest.skip("this file system only takes UTF-8 names")
+    conn = open_db(db_path)
+    stats = sync(conn, notes)
+    assert stats.added == ["good.md"]
+    assert list(stats.problems) == ["caf\ufffd.md"]
+    assert stats.problems["caf\ufffd.md"][0].startswith("file name is not valid UTF-8")
+    assert search(conn, "quokka") == ["good.md"]
+
+
+# --- deadlines ----------------------------------------------------------------
+
+
+def test_past_deadline_indexes_nothing_and_the_next_sync_finishes(vault: Path, db_path: Path) -> None:
+    conn = open_db(db_path)
+    stats = sync(conn, vault, deadline=time.monotonic() - 1)
+    assert stats.incomplete
+    assert stats.added == []
+    assert stats.pending == 296
+    assert note_count(conn) == 0
+    stats = sync(conn, vault)
+    assert not stats.incomplete
+    assert stats.pending == 0
+    assert len(stats.added) == note_count(conn) == 296
+
+
+def test_past_deadline_leaves_changes_for_the_next_sync(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    before = vocab(conn)
+    write(vault / "home" / "bread.md", "# Sourdough\n\nlevain\n")
+    (vault / "projects" / "monswitch.md").unlink()
+    stats = sync(conn, vault, deadline=time.monotonic() - 1)
+    assert stats.incomplete and not stats.changed
+    assert stats.pending == 1
+    assert "projects/monswitch.md" in paths(conn)  # nothing removed either
+    assert vocab(conn) == before
+    stats = sync(conn, vault)
+    assert (stats.added, stats.removed, stats.incomplete) == (["home/bread.md"], ["projects/monswitch.md"], False)
+
+
+# --- the file itself ----------------------------------------------------------
+
+
+def test_database_is_private(tmp_path: Path, db_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n")
+    old = os.umask(0)  # the most permissive umask: the modes below come from notesdb
+    try:
+        conn = open_db(db_path)
+        sync(conn, notes)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(db_path.stat().st_mode) == 0o600
+    wal = db_path.with_name(db_path.name + "-wal")
+    assert wal.exists()
+    assert stat.S_IMODE(wal.stat().st_mode) == 0o600
+    assert stat.S_IMODE(db_path.parent.stat().st_mode) == 0o700
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_fts_integrity_after_a_sequence_of_edits(synced: tuple[Path, sqlite3.Connection]) -> None:
+    vault, conn = synced
+    note = vault / "projects" / "monswitch.md"
+    for i in range(3):
+        write(note, note.read_text() + f"\nround {i} quokka\n")
+        write(vault / "home" / f"new-{i}.md", f"# New {i}\n\nquokka {i}\n")
+        sync(conn, vault)
+        integrity_check(conn)
+    os.rename(vault / "home" / "new-0.md", vault / "home" / "renamed.md")
+    (vault / "home" / "new-1.md").unlink()
+    write(vault / "home" / "new-2.md", b"\x00binary now")
+    sync(conn, vault)
+    integrity_check(conn)
+    assert set(search(conn, "quokka")) == {"projects/monswitch.md", "home/renamed.md"}
+    # the check has teeth: bypass the triggers and it fails
+    conn.execute("DROP TRIGGER notes_au")
+    conn.execute("UPDATE notes SET body = 'changed behind the index' WHERE path = 'home/renamed.md'")
+    with pytest.raises(sqlite3.DatabaseError):
+        integrity_check(conn)
