@@ -44,9 +44,9 @@ class Settings:
 
     #: strong route: this much evidence, from at least ``strong_words`` message words,
     #: covering at least ``strong_coverage`` of the message
-    strong_evidence: float = 6.0
+    strong_evidence: float = 5.0
     strong_words: int = 2
-    strong_coverage: float = 0.18
+    strong_coverage: float = 0.15
     #: lead route: ``lead_ratio`` times the second note's evidence, with at least
     #: ``lead_evidence`` evidence and ``lead_coverage`` coverage
     lead_ratio: float = 1.25

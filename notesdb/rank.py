@@ -10,8 +10,10 @@ its body (it mentions it). FTS5 floors the IDF of any word in half the notes or 
 weight of a word is read from the vocabulary's document frequencies (``query.idf``).
 
 Every candidate gets an *evidence* score: the sum over message terms of
-``weight * idf * place``, where ``weight`` is 1 for an exact word and less for a corrected or
-expanded one, and ``place`` is 1 for title/desc/headings and ``BODY_PLACE`` for body only.
+``weight * idf * specificity * place``, where ``weight`` is 1 for an exact word and less for
+a corrected or expanded one, ``specificity`` discounts everyday English words, and ``place``
+follows the column weights 3 : 2 : 2 : 1 (title 1, description and headings 2/3, body
+``BODY_PLACE``).
 Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
 means the same for a three-word message and a pasted log.
 """
@@ -32,10 +34,17 @@ MAX_CANDIDATES: Final = 20
 #: Share of a word's weight earned when it sits only in a note's body, not in its title,
 #: description or headings. Measured on the shared labelled sets (``notesdb tune``).
 BODY_PLACE: Final = 0.5
+#: Share of a word's weight earned by where it sits in a note, from the column weights of
+#: bm25(3, 2, 2, 1) divided by the title's 3, with the body at ``BODY_PLACE``.
+PLACE_WEIGHTS: Final = {"title": 1.0, "desc": 2 / 3, "headings": 2 / 3, "body": BODY_PLACE}
 #: Weight of a message word that is not in the vocabulary at all (and corrects or expands to
 #: nothing), relative to the IDF of a word found in no note. Such words make the message
 #: about something the notes do not hold. Words with digits (ids, times, sizes in logs) count 0.
 UNKNOWN_WEIGHT: Final = 0.5
+#: Folder size in whose IDF units evidence is measured (see :func:`scaled_idf`); the size of
+#: the labelled personal set the thresholds were tuned on.
+REFERENCE_NOTES: Final = 300
+_REFERENCE_IDF: Final = idf(0, REFERENCE_NOTES)
 #: Weight of plain numbers and short digit tokens (see :func:`shape_weight`).
 NUMBER_WEIGHT: Final = 0.3
 #: Zipf frequency at which an English word keeps half its weight, and how sharply the weight
@@ -120,7 +129,18 @@ def word_weight(t: Term, a: Alternative, n: int) -> float:
     that an everyday word does not gain weight through a rare inflection ("evening" ->
     "evenings").
     """
-    return a.weight * idf(a.doc_freq, n) * specificity(max(t.zipf, a.zipf)) * shape_weight(t.token)
+    return a.weight * scaled_idf(a.doc_freq, n) * specificity(max(t.zipf, a.zipf)) * shape_weight(t.token)
+
+
+def scaled_idf(doc_freq: int, n_notes: int) -> float:
+    """IDF rescaled so that a word in no note weighs the same in every index.
+
+    ``idf(df, N) * idf(0, REFERENCE_NOTES) / idf(0, N)``: in a folder of 7,000 notes every
+    word's raw IDF is larger than in a folder of 300, which would make the same message look
+    stronger in a bigger folder. Rescaling keeps evidence (and the gate's thresholds) in the
+    units of a ``REFERENCE_NOTES``-note folder, whatever the folder's size.
+    """
+    return idf(doc_freq, n_notes) * _REFERENCE_IDF / idf(0, n_notes)
 
 
 def shape_weight(token: str) -> float:
@@ -151,7 +171,7 @@ def rank(conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES) ->
     :returns: candidates ordered by evidence (ties: BM25), best first
     """
     n = max(query.n_notes, 1)
-    unknown_idf = idf(0, n) * UNKNOWN_WEIGHT
+    unknown_idf = _REFERENCE_IDF * UNKNOWN_WEIGHT
     possible = 0.0
     unknown: list[str] = []
     for t in query.terms:
@@ -190,7 +210,7 @@ def rank(conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES) ->
                 if place is None:
                     continue
                 ev = word_weight(t, a, n)
-                ev *= 1.0 if place != "body" else BODY_PLACE
+                ev *= PLACE_WEIGHTS[place]
                 if best is None or ev > best.evidence:
                     best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev)
             if best is not None:

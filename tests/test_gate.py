@@ -29,8 +29,8 @@ def ranking(possible: float, *cands: Candidate) -> Ranking:
 ROUTES = [
     # two words, 7 units of evidence, 70% of the message: strong
     (ranking(10, cand("a.md", [hit("x", 4, "title"), hit("y", 3)], 10), cand("b.md", [hit("y", 3)], 10)), "strong"),
-    # evidence 5 from two words is under strong_evidence 6, but 2.5x the second at coverage 0.5: lead
-    (ranking(10, cand("a.md", [hit("x", 3), hit("y", 2)], 10), cand("b.md", [hit("y", 2)], 10)), "lead"),
+    # evidence 4.5 from two words is under strong_evidence 5, but 2.25x the second at coverage 0.45: lead
+    (ranking(10, cand("a.md", [hit("x", 2.5), hit("y", 2)], 10), cand("b.md", [hit("y", 2)], 10)), "lead"),
     # one word only: lead needs two, so only the rare route can speak: weight 4 in the title, coverage 0.8
     (ranking(5, cand("a.md", [hit("monswitch", 4, "title")], 5), cand("b.md", [hit("monswitch", 2)], 5)), "rare"),
     # the same word only in the body: not about it, so silent
