@@ -58,6 +58,9 @@ INFLECTED_WEIGHT: Final = 0.9
 #: Tokens more common in English than this Zipf frequency are not expanded as prefixes
 #: ("night" is not short for "nightly"; "jelly", 3.8, may be short for "jellyfin").
 PREFIX_MAX_ZIPF: Final = 4.0
+#: Tokens more common in English than this are never corrected: "gonna" (5.3) is a word the
+#: notes lack, not a typo; "silva" (3.8) may well be one for "silvia".
+CORRECT_MAX_ZIPF: Final = 4.0
 #: Evidence weight of a word reached by prefix expansion ("merc" -> "mercedes").
 PREFIX_WEIGHT: Final = 0.7
 
@@ -285,7 +288,7 @@ def _range(prefix: str) -> tuple[str, str]:
     return prefix, prefix + "\U0010ffff"
 
 
-def correct(conn: sqlite3.Connection, token: str) -> tuple[list[Alternative], int]:
+def correct(conn: sqlite3.Connection, token: str, max_distance: int = 2) -> tuple[list[Alternative], int]:
     """Vocabulary words closest to an unknown token by Damerau-Levenshtein distance.
 
     Candidates share the token's first two letters, those two letters swapped, or its phonetic
@@ -293,9 +296,10 @@ def correct(conn: sqlite3.Connection, token: str) -> tuple[list[Alternative], in
     distance wins; among equals the highest document frequency comes first, and all of them are
     returned with a lower weight because the guess is ambiguous.
 
+    :param max_distance: a lower cap on the edits allowed (1 for a word that is English)
     :returns: (alternatives, edit distance); ``([], 0)`` when nothing is close enough
     """
-    limit = max_edits(token)
+    limit = min(max_edits(token), max_distance)
     if limit == 0 or not token.isalpha():
         return [], 0
     lo_len, hi_len = len(token) - limit, len(token) + limit
@@ -379,9 +383,11 @@ def build_query(conn: sqlite3.Connection, message: str, n_notes: int) -> Query:
         if not alts and zipf < PREFIX_MAX_ZIPF:
             # a short form that starts vocabulary words ("merc") is read as such, not as a typo
             alts = expand(conn, tok)
-        if not alts and tok not in english:
+        if not alts and zipf < CORRECT_MAX_ZIPF:
             # an English word the notes lack ("gonna") is not a typo of a word they have
-            alts, distance = correct(conn, tok)
+            # an English word ("silva") may be one slip away from a note's word ("silvia"),
+            # not two ("cracking" is not "crawling")
+            alts, distance = correct(conn, tok, 1 if tok in english else 2)
         terms.append(Term(tok, alts, distance, zipf))
     zipfs = _english(conn, {a.word for t in terms for a in t.alternatives})
     for t in terms:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from notesdb import query
 from notesdb.query import (
     AMBIGUOUS_CORRECTED_WEIGHT,
+    INFLECTED_WEIGHT,
     CORRECTED_WEIGHT,
     PREFIX_WEIGHT,
     build_query,
@@ -175,6 +176,18 @@ def alternatives(conn: sqlite3.Connection, message: str) -> list[tuple[str, str,
         ("p2517", []),
         # 4 letters starting "mercedes": read as a short form, not a typo
         ("merc", [("merc", "mercedes", "prefix", PREFIX_WEIGHT)]),
+        # "parties" is the plural of "party" (a vocabulary word): an inflection, not a typo
+        ("parties", [("parties", "party", "inflected", INFLECTED_WEIGHT)]),
+        # "lamps" holds the vocabulary word "lamp" as its singular
+        ("lamps", [("lamps", "lamp", "inflected", INFLECTED_WEIGHT)]),
+        # "-ics" words are fields, not plurals: "mechanics" never becomes "mechanic"
+        ("mechanics", []),
+        # an everyday English word the notes lack is not a typo of one they have
+        ("mentor", []),
+        # a common English word (zipf 4.7: "dont") is never corrected, even one edit from "dog"
+        ("dont", []),
+        # "partly" is English (zipf ~4.2): not expanded as a prefix and not corrected
+        ("partly", []),
         # 3 letters is enough for a prefix; both vocabulary words starting "mer" come,
         # the more frequent first (equal here: then alphabetical)
         ("mer", [("mer", "mercedes", "prefix", PREFIX_WEIGHT), ("mer", "mere", "prefix", PREFIX_WEIGHT)]),
