@@ -172,6 +172,13 @@ def check_hook_result(r: dict[str, Any]) -> bool:
     return True
 
 
+def settle() -> None:
+    """Write dirty pages out now (the vaults, a new database), so that the kernel's background
+    writeback does not land in the middle of the timings that follow."""
+    if hasattr(os, "sync"):
+        os.sync()
+
+
 def db_bytes(db: Path) -> int:
     return sum(p.stat().st_size for p in (db, Path(str(db) + "-wal")) if p.exists())
 
@@ -220,6 +227,7 @@ def measure_size(n: int, vault: Path, work: Path, runs: int, quick: bool,
     res["index_rss_mb"] = round(r["rss_mb"], 1)
     res["indexed_notes"] = report["notes"]
     res["db_bytes"] = db_bytes(db)
+    settle()
 
     # no-change sync and one edited note, in process
     conn = open_db(db)
@@ -475,6 +483,7 @@ def main() -> int:
         sets = work / "sets"
         print(f"building vaults in {sets} ...", file=sys.stderr)
         build_vaults(sets)
+        settle()
         event = {
             "session_id": "bench",
             "transcript_path": str(work / "transcript.jsonl"),

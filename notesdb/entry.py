@@ -6,6 +6,7 @@ The hook runs before every message the person sends, so its process must not pay
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -15,7 +16,14 @@ def main() -> None:
     if argv[:1] == ["hook"] and not (set(argv[1:2]) & {"install", "uninstall", "--help", "-h"}):
         from notesdb.hook import main as hook_main
 
-        sys.exit(hook_main(argv[1:]))
+        code = hook_main(argv[1:])
+        # The answer is written and the database closed: end here, without the interpreter's
+        # teardown of every loaded module (5 to 8 ms of each message).
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
     from notesdb.cli import run
 
     run()

@@ -9,7 +9,8 @@ Contract (https://docs.claude.com/en/docs/claude-code/hooks): stdin holds one JS
 When it is silent stdout is empty. The exit code is always 0 and nothing else is ever written
 to stdout: bad input, a missing or damaged database or an unreadable folder are recorded in
 the log (the ``decisions`` table, or ``hook-errors.jsonl`` beside the database when the
-database itself cannot be opened) and the assistant carries on.
+database itself cannot be opened) and the assistant carries on. A database that was missing
+or empty is created and its index begun, but that call stays silent (route ``new-index``).
 
 Speed: this module imports only the standard library, jellyfish and the lean notesdb modules.
 Markdown and YAML parsing, and sqlite-utils, are imported only when a note changed or the

@@ -48,6 +48,8 @@ READ_LIMIT: Final = 1024 * 1024 + 1
 #: Busy timeout in ms: how long a writer waits for another before giving up (WAL makes readers
 #: never wait). Chosen to sit under the hook's own time bound of about 1 s.
 BUSY_TIMEOUT_MS: Final = 800
+#: How long opening a database waits for another process that is migrating it.
+MIGRATION_WAIT_MS: Final = 3000
 #: Notes written per transaction during a sync, so that a long first index lets readers (and
 #: the hook) see its progress and another writer get in between batches.
 COMMIT_EVERY: Final = 500
@@ -133,6 +135,25 @@ def open_db(
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
+    # One process migrates at a time: the others wait here (a first migration takes a while,
+    # so longer than the usual busy timeout), then find nothing left to do and import nothing.
+    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute(f"PRAGMA busy_timeout = {max(timeout, MIGRATION_WAIT_MS)}")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {timeout}")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            _apply_migrations(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _apply_migrations(conn: sqlite3.Connection) -> None:
     # sqlite-utils imports numpy and pandas when they are installed, only to map their types in
     # inserts, which no migration makes. Kept out, the hook's first call on a new database is
     # about 90 ms faster and 13 MB smaller; they stay importable for anything else.
@@ -147,17 +168,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
         for name in hidden:
             if name in sys.modules and sys.modules[name] is None:
                 del sys.modules[name]
-
-    # One process migrates at a time: the others wait here, then find nothing left to do.
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-            migrations.apply(Database(conn))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+    migrations.apply(Database(conn))
 
 
 def move_aside(path: str | os.PathLike[str]) -> Path:
@@ -363,6 +374,7 @@ def sync(
         stats.elapsed_ms = (time.perf_counter() - t0) * 1000
         return stats
     on_disk = {rel: _Stat(size, mtime) for rel, size, mtime in walked}
+    version = conn.execute("PRAGMA data_version").fetchone()[0]
     indexed = _indexed(conn)
     changed = _changed(on_disk, indexed)
     gone = [p for p in indexed if p not in on_disk]
@@ -376,8 +388,11 @@ def sync(
         from notesdb.parse import parse_note  # only now: markdown-it-py and PyYAML
 
         # another process may have brought the index up to date while we waited for the lock
-        indexed = _indexed(conn)
-        changed = sorted(_changed(on_disk, indexed))
+        # (data_version moves when another connection commits; unmoved, the rows are as read)
+        if conn.execute("PRAGMA data_version").fetchone()[0] != version:
+            indexed = _indexed(conn)
+            changed = _changed(on_disk, indexed)
+        changed = sorted(changed)
         gone_hashes = {indexed[p][3] for p in indexed if p not in on_disk}
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         total = len(changed)
@@ -489,7 +504,7 @@ def _save_listing(conn: sqlite3.Connection, on_disk: dict[str, _Stat]) -> None:
     """
     try:
         lock = _sync_lock(conn, wait=False)
-    except IndexBusy:
+    except (IndexBusy, OSError):
         return
     try:
         conn.execute("BEGIN IMMEDIATE")
@@ -526,7 +541,10 @@ def _sync_lock(conn: sqlite3.Connection, *, wait: bool) -> int | None:
     name = conn.execute("PRAGMA database_list").fetchone()[2]
     if not name:
         return None
-    fd = os.open(name + ".lock", os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        fd = os.open(name + ".lock", os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:  # a folder we cannot create files in: go without
+        return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
     except OSError:
@@ -560,6 +578,7 @@ class _Prepared:
     st: os.stat_result
     digest: str
     note: object | None
+    words: tuple[set[str], ...] | None = None  # of the parsed note, counted outside the lock
 
 
 def _prepare(root_path, rel, st, indexed, gone_hashes, stats, parse_note):  # type: ignore[no-untyped-def]
@@ -574,7 +593,7 @@ def _prepare(root_path, rel, st, indexed, gone_hashes, stats, parse_note):  # ty
     note = None if same else parse_note(rel, data)
     if note is not None and note.problems:
         stats.problems[rel] = list(note.problems)
-    return _Prepared(rel, st, digest, note)
+    return _Prepared(rel, st, digest, note, _row_words(_note_row(note)) if note is not None else None)
 
 
 def _write(conn, root_path, prepared, on_disk, finished, stats, now, parse_note):  # type: ignore[no-untyped-def]
@@ -614,7 +633,7 @@ def _write(conn, root_path, prepared, on_disk, finished, stats, now, parse_note)
 
 def _write_one(conn, root_path, item, indexed, gone_by_hash, gone, delta, stats, now, parse_note):  # type: ignore[no-untyped-def]
     """Write one prepared file (inside the caller's transaction)."""
-    rel, st, digest, note = item.rel, item.st, item.digest, item.note
+    rel, st, digest, note, words = item.rel, item.st, item.digest, item.note, item.words
     if rel in indexed and indexed[rel][3] == digest:
         conn.execute(
             "UPDATE notes SET size = ?, mtime_ns = ? WHERE id = ?",
@@ -638,6 +657,7 @@ def _write_one(conn, root_path, item, indexed, gone_by_hash, gone, delta, stats,
             return
         digest = _digest(data)
         note = parse_note(rel, data)
+        words = None
         if note.problems:
             stats.problems[rel] = list(note.problems)
     values = (
@@ -665,7 +685,7 @@ def _write_one(conn, root_path, item, indexed, gone_by_hash, gone, delta, stats,
             values,
         )
         stats.added.append(rel)
-    _add_counts(delta, _row_words(_note_row(note)), +1)
+    _add_counts(delta, words or _row_words(_note_row(note)), +1)
 
 
 def _note_row(note: object) -> tuple[str, str, str, str, str, str]:

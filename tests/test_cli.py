@@ -155,8 +155,10 @@ ERRORS = [
 
 @pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 @pytest.mark.parametrize("command, problem", ERRORS, ids=[f"{c[0]}-{p}" for c, p in ERRORS])
-def test_errors_are_one_line(command: list[str], problem: str, vault: Path, tmp_path: Path, a_file: Path) -> None:
-    notes, db = vault, tmp_path / "ok.db"
+def test_errors_are_one_line(command: list[str], problem: str, tmp_path: Path, a_file: Path) -> None:
+    notes, db = tmp_path / "notes", tmp_path / "ok.db"
+    notes.mkdir()
+    (notes / "note.md").write_text("# A note\n")
     if problem == "missing notes folder":
         notes = tmp_path / "nowhere"
     elif problem == "notes is a file":

@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 from conftest import NOTESDB_EXE
+from typer.testing import CliRunner
+
+from notesdb.cli import app
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
@@ -27,8 +30,30 @@ EXISTING: dict[str, Any] = {
 }
 
 
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    """A small notes folder: the installer only needs one that exists."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "note.md").write_text("# A note\n")
+    return folder
+
+
 def notesdb(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(NOTESDB_EXE), *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+    """Run ``notesdb ARGS`` in this process (typer's runner), in ``cwd`` when given."""
+    old = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        r = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return subprocess.CompletedProcess(list(args), r.exit_code, r.stdout, r.stderr)
+
+
+def notesdb_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the installed console script, as a person would."""
+    return subprocess.run([str(NOTESDB_EXE), *args], capture_output=True, text=True, timeout=60)
 
 
 def user_settings(home: Path) -> Path:
@@ -57,8 +82,8 @@ def check_entry(entry: dict[str, Any], notes: Path) -> None:
     assert isinstance(entry["timeout"], int) and entry["timeout"] > 0
 
 
-def test_install_writes_user_settings(vault: Path, isolated_home: Path) -> None:
-    r = notesdb("hook", "install", "--notes", str(vault))
+def test_install_writes_user_settings(notes: Path, isolated_home: Path) -> None:
+    r = notesdb("hook", "install", "--notes", str(notes))
     assert r.returncode == 0, r.stderr
     path = user_settings(isolated_home)
     assert r.stdout.startswith(f"wrote to {path}:\n")
@@ -67,26 +92,26 @@ def test_install_writes_user_settings(vault: Path, isolated_home: Path) -> None:
     assert list(settings["hooks"]) == ["UserPromptSubmit"]
     [group] = settings["hooks"]["UserPromptSubmit"]
     [entry] = group["hooks"]
-    check_entry(entry, vault)
+    check_entry(entry, notes)
     assert entry["timeout"] == 10
     # without --db the database goes to the user data directory (XDG_DATA_HOME here)
     db = Path(entry["args"][entry["args"].index("--db") + 1])
     assert db.is_relative_to(isolated_home / ".local" / "share" / "notesdb")
 
 
-def test_relative_notes_path_is_made_absolute(vault: Path, tmp_path: Path, isolated_home: Path) -> None:
-    r = notesdb("hook", "install", "--notes", "vault", "--timeout", "3", cwd=tmp_path)
+def test_relative_notes_path_is_made_absolute(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    r = notesdb("hook", "install", "--notes", "notes", "--timeout", "3", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     [entry] = ours(json.loads(user_settings(isolated_home).read_text()))
-    check_entry(entry, vault)
+    check_entry(entry, notes)
     assert entry["timeout"] == 3
 
 
-def test_install_keeps_other_settings_and_hooks(vault: Path, isolated_home: Path) -> None:
+def test_install_keeps_other_settings_and_hooks(notes: Path, isolated_home: Path) -> None:
     path = user_settings(isolated_home)
     path.parent.mkdir()
     path.write_text(json.dumps(EXISTING, indent=2))
-    r = notesdb("hook", "install", "--notes", str(vault))
+    r = notesdb("hook", "install", "--notes", str(notes))
     assert r.returncode == 0, r.stderr
     settings = json.loads(path.read_text())
     [entry] = ours(settings)
@@ -95,16 +120,16 @@ def test_install_keeps_other_settings_and_hooks(vault: Path, isolated_home: Path
     assert settings == expected
 
 
-def test_install_twice_leaves_one_entry(vault: Path, isolated_home: Path) -> None:
+def test_install_twice_leaves_one_entry(notes: Path, isolated_home: Path) -> None:
     path = user_settings(isolated_home)
     path.parent.mkdir()
     path.write_text(json.dumps(EXISTING))
-    assert notesdb("hook", "install", "--notes", str(vault)).returncode == 0
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
     first = path.read_bytes()
-    assert notesdb("hook", "install", "--notes", str(vault)).returncode == 0
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
     assert path.read_bytes() == first
     # a second install with other options replaces the entry, still one
-    assert notesdb("hook", "install", "--notes", str(vault), "--timeout", "4").returncode == 0
+    assert notesdb("hook", "install", "--notes", str(notes), "--timeout", "4").returncode == 0
     settings = json.loads(path.read_text())
     [entry] = ours(settings)
     assert entry["timeout"] == 4
@@ -121,7 +146,7 @@ def test_installed_command_runs_with_spaces_in_paths(
     spaced_db = tmp_path / "app data" / "notes index.db"
     spaced_db.parent.mkdir()
     shutil.move(db, spaced_db)
-    r = notesdb("hook", "install", "--notes", str(spaced), "--db", str(spaced_db))
+    r = notesdb_process("hook", "install", "--notes", str(spaced), "--db", str(spaced_db))
     assert r.returncode == 0, r.stderr
     [entry] = ours(json.loads(user_settings(isolated_home).read_text()))
     check_entry(entry, spaced)
@@ -137,24 +162,24 @@ def test_installed_command_runs_with_spaces_in_paths(
     assert "projects/monswitch.md" in json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
-def test_project_scope_writes_under_cwd(vault: Path, tmp_path: Path, isolated_home: Path) -> None:
+def test_project_scope_writes_under_cwd(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
-    r = notesdb("hook", "install", "--notes", str(vault), "--scope", "project", cwd=project)
+    r = notesdb("hook", "install", "--notes", str(notes), "--scope", "project", cwd=project)
     assert r.returncode == 0, r.stderr
     [entry] = ours(json.loads((project / ".claude" / "settings.json").read_text()))
-    check_entry(entry, vault)
+    check_entry(entry, notes)
     assert not user_settings(isolated_home).exists()
     r = notesdb("hook", "uninstall", "--scope", "project", cwd=project)
     assert r.returncode == 0, r.stderr
     assert json.loads((project / ".claude" / "settings.json").read_text()) == {}
 
 
-def test_uninstall_removes_exactly_the_entry(vault: Path, isolated_home: Path) -> None:
+def test_uninstall_removes_exactly_the_entry(notes: Path, isolated_home: Path) -> None:
     path = user_settings(isolated_home)
     path.parent.mkdir()
     path.write_text(json.dumps(EXISTING))
-    assert notesdb("hook", "install", "--notes", str(vault)).returncode == 0
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
     r = notesdb("hook", "uninstall")
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"removed 1 notesdb hook entry from {path}\n"
@@ -166,11 +191,11 @@ def test_uninstall_removes_exactly_the_entry(vault: Path, isolated_home: Path) -
     assert path.read_bytes() == before
 
 
-def test_uninstall_drops_the_hooks_it_emptied(vault: Path, isolated_home: Path) -> None:
+def test_uninstall_drops_the_hooks_it_emptied(notes: Path, isolated_home: Path) -> None:
     path = user_settings(isolated_home)
     path.parent.mkdir()
     path.write_text(json.dumps({"model": "opus"}))
-    assert notesdb("hook", "install", "--notes", str(vault)).returncode == 0
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
     assert notesdb("hook", "uninstall").returncode == 0
     assert json.loads(path.read_text()) == {"model": "opus"}
 
@@ -186,12 +211,12 @@ def test_uninstall_drops_the_hooks_it_emptied(vault: Path, isolated_home: Path) 
         ('["a", "list"]', "uninstall"),  # not an object, uninstalling
     ],
 )
-def test_invalid_settings_are_left_alone(vault: Path, isolated_home: Path, content: str, command: str) -> None:
+def test_invalid_settings_are_left_alone(notes: Path, isolated_home: Path, content: str, command: str) -> None:
     path = user_settings(isolated_home)
     path.parent.mkdir()
     path.write_text(content)
-    args = ["hook", command] + (["--notes", str(vault)] if command == "install" else [])
-    r = notesdb(*args)
+    args = ["hook", command] + (["--notes", str(notes)] if command == "install" else [])
+    r = notesdb_process(*args)
     assert r.returncode == 1
     assert r.stdout == ""
     assert r.stderr.startswith("Error: ") and r.stderr.endswith("\n") and r.stderr.count("\n") == 1
@@ -207,7 +232,7 @@ def test_install_needs_an_existing_notes_folder(tmp_path: Path, isolated_home: P
     assert not user_settings(isolated_home).exists()
 
 
-def test_bad_scope_is_refused(vault: Path, isolated_home: Path) -> None:
-    r = notesdb("hook", "install", "--notes", str(vault), "--scope", "global")
+def test_bad_scope_is_refused(notes: Path, isolated_home: Path) -> None:
+    r = notesdb("hook", "install", "--notes", str(notes), "--scope", "global")
     assert (r.returncode, r.stdout) == (1, "")
     assert r.stderr == "Error: --scope must be user or project, not 'global'\n"

@@ -1,0 +1,137 @@
+"""Eight hook processes and a ``notesdb index`` started at once on one database.
+
+Every hook must answer (exit 0, the documented output), nothing may print "database is
+locked", every decision must reach the log, and the index must end consistent with the folder.
+Lock waits are counted: a hook that finds another process syncing answers from the index as
+it is and says so in its decision's ``error`` ("sync skipped").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import NOTESDB_EXE, copy_vault
+from test_faults import consistent, contract
+
+pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+
+HOOKS = 8
+PROMPTS = [
+    "monswitch is playing up again",
+    "how do I get the shield tv into rcm mode",
+    "voice bay wake word false triggers",
+    "garage door sensor battery died",
+    "local llm throughput on the 3060",
+    "ddc ci vcp codes for input switching",
+    "what did I say about answer style",
+    "prompt caching costs for long sessions",
+]
+
+
+def change_notes(vault: Path) -> None:
+    """Edit a third of the notes, add 40, delete 20 and rename 10: work for every sync."""
+    files = sorted(p for p in vault.rglob("*.md") if p.name != "MEMORY.md")
+    for i, p in enumerate(files):
+        if i % 3 == 0:
+            p.write_text(p.read_text(encoding="utf-8", errors="replace") + f"\n\nedited {i} zanzibar{i}\n")
+    for p in files[1:61:3]:
+        p.unlink()
+    for p in files[2:32:3]:
+        p.rename(p.with_name("renamed-" + p.name))
+    (vault / "added").mkdir()
+    for i in range(40):
+        (vault / "added" / f"new-{i}.md").write_text(f"# New note {i}\n\nquokka{i} and other things {i}\n")
+
+
+def start_all(vault: Path, db: Path, tmp_path: Path) -> list[tuple[str, float, subprocess.Popen[bytes]]]:
+    """Start the hooks and the index back to back, each with its input already waiting."""
+    exe = str(NOTESDB_EXE)
+    procs = []
+    for i, prompt in enumerate(PROMPTS[:HOOKS]):
+        f = tmp_path / f"event-{i}.json"
+        f.write_text(json.dumps({"session_id": f"session-{i}", "cwd": "/tmp", "prompt": prompt}))
+        with open(f, "rb") as stdin:
+            procs.append(("hook", time.perf_counter(), subprocess.Popen(
+                [exe, "hook", "--notes", str(vault), "--db", str(db)],
+                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )))  # fmt: skip
+        if i == HOOKS // 2:
+            procs.append(("index", time.perf_counter(), subprocess.Popen(
+                [exe, "index", "--notes", str(vault), "--db", str(db)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )))  # fmt: skip
+    return procs
+
+
+@pytest.mark.parametrize("state", ["notes just changed", "database deleted"])
+def test_eight_hooks_and_an_index_at_once(tmp_path: Path, state: str) -> None:
+    vault = copy_vault(tmp_path / "vault")
+    db = tmp_path / "data" / "notes.db"
+    proc = subprocess.run([str(NOTESDB_EXE), "index", "--notes", str(vault), "--db", str(db)], capture_output=True)
+    assert proc.returncode == 0, proc.stderr
+    if state == "notes just changed":
+        change_notes(vault)
+    else:
+        change_notes(vault)
+        for f in db.parent.iterdir():
+            f.unlink()
+
+    t0 = time.perf_counter()
+    procs = start_all(vault, db, tmp_path)
+    results = []
+    for kind, started, p in procs:
+        out, err = p.communicate(timeout=120)
+        results.append((kind, p.returncode, time.perf_counter() - started, out, err))
+    total = time.perf_counter() - t0
+
+    for kind, code, _, out, err in results:
+        assert code == 0, (kind, err[-2000:])
+        assert b"database is locked" not in out + err
+        assert b"Traceback" not in err, err[-2000:]
+        if kind == "hook":
+            assert err == b""
+            contract(out)
+    assert not (db.parent / "hook-errors.jsonl").exists()
+
+    conn = sqlite3.connect(db)
+    decisions = conn.execute("SELECT session_id, route, error, elapsed_ms FROM decisions").fetchall()
+    conn.close()
+    assert sorted(d[0] for d in decisions) == [f"session-{i}" for i in range(HOOKS)]  # none lost
+    assert not any(d[1] in ("error", "bad-input") for d in decisions)
+
+    consistent(db, vault)  # as the processes left it, with no further sync
+
+    waits = sum("sync skipped" in d[2] for d in decisions)
+    hook_walls = [r[2] for r in results if r[0] == "hook"]
+    index_wall = next(r[2] for r in results if r[0] == "index")
+    print(
+        f"\n[{state}] {HOOKS} hooks + 1 index on {os.cpu_count()} CPUs: {len(decisions)} decisions logged, "
+        f"{waits} lock waits (sync skipped), hook wall {min(hook_walls):.2f}-{max(hook_walls):.2f} s, "
+        f"hook in-process {min(d[3] for d in decisions):.0f}-{max(d[3] for d in decisions):.0f} ms, "
+        f"index {index_wall:.2f} s, all done in {total:.2f} s"
+    )
+
+
+def test_concurrent_first_migration(tmp_path: Path) -> None:
+    """Hooks racing to create and migrate a new database: each migration runs once."""
+    vault = copy_vault(tmp_path / "vault")
+    db = tmp_path / "data" / "notes.db"
+    procs = start_all(vault, db, tmp_path)
+    for kind, _, p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0 and b"Traceback" not in err, err[-2000:]
+        if kind == "hook":
+            contract(out)
+    assert not (db.parent / "hook-errors.jsonl").exists()
+    conn = sqlite3.connect(db)
+    names = [n for (n,) in conn.execute("SELECT name FROM _sqlite_migrations")]
+    assert len(names) == len(set(names))
+    assert conn.execute("SELECT count(*) FROM decisions").fetchone()[0] == HOOKS
+    conn.close()
+    consistent(db, vault)

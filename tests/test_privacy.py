@@ -1,0 +1,207 @@
+"""What the person typed stays theirs: private files, prompts purged on request or never
+stored, and nothing sent over the network."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import NOTESDB_EXE
+from test_faults import event, hook, rows
+
+from notesdb.store import open_db, sync
+
+pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+
+SECRET = "my passphrase is quixotic-marmalade-7731 and monswitch is playing up again"
+NEEDLE = b"quixotic-marmalade-7731"
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def raw_bytes(db: Path) -> bytes:
+    """Every byte notesdb keeps beside this database."""
+    return b"".join(p.read_bytes() for p in db.parent.iterdir() if p.is_file())
+
+
+@pytest.fixture
+def open_umask() -> object:
+    """Run with umask 000, so only notesdb's own care keeps the files private."""
+    old = os.umask(0)
+    yield
+    os.umask(old)
+
+
+# --- owner-only files -------------------------------------------------------------
+
+
+def test_database_wal_shm_and_lock_are_owner_only(open_umask: object, vault: Path, tmp_path: Path) -> None:
+    db = tmp_path / "data" / "notes.db"
+    proc = subprocess.run([str(NOTESDB_EXE), "index", "--notes", str(vault), "--db", str(db)], capture_output=True)
+    assert proc.returncode == 0, proc.stderr
+    assert mode(db.parent) == 0o700
+    conn = open_db(db)  # while a connection is open the -wal and -shm files exist
+    (vault / "projects" / "new.md").write_text("# New\n\nwords\n")
+    sync(conn, vault)
+    hook(vault, db, event(SECRET))  # another process writes while this one holds the files
+    for name in ("notes.db", "notes.db-wal", "notes.db-shm", "notes.db.lock"):
+        path = db.parent / name
+        assert path.exists(), name
+        assert mode(path) == 0o600, (name, oct(mode(path)))
+    conn.close()
+
+
+def test_hook_errors_file_is_owner_only(open_umask: object, vault: Path, tmp_path: Path) -> None:
+    db = tmp_path / "data" / "notes.db"
+    db.parent.mkdir(mode=0o700)
+    db.write_bytes(b"not a database " * 100)
+    hook(vault, db, event(SECRET))
+    errors = db.parent / "hook-errors.jsonl"
+    assert mode(errors) == 0o600
+    assert NEEDLE not in errors.read_bytes()  # the fallback log never holds the prompt
+
+
+def test_a_new_database_from_the_hook_is_owner_only(open_umask: object, vault: Path, tmp_path: Path) -> None:
+    db = tmp_path / "fresh" / "nested" / "notes.db"
+    hook(vault, db, event(SECRET))
+    assert mode(db) == 0o600
+    assert mode(db.parent) == 0o700
+
+
+# --- purging logged prompts ------------------------------------------------------------
+
+
+def test_log_purge_deletes_every_prompt_byte(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    for _ in range(3):
+        hook(vault, db, event(SECRET))
+    assert NEEDLE in raw_bytes(db)
+    proc = subprocess.run(
+        [str(NOTESDB_EXE), "log", "--purge", "--notes", str(vault), "--db", str(db)], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "deleted 3 logged decisions\n"
+    assert rows(db) == []
+    assert NEEDLE not in raw_bytes(db)  # not in free pages, not in the write-ahead log
+
+
+def test_log_purge_before_a_date(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    hook(vault, db, event("old message about monswitch"))
+    hook(vault, db, event("older message about monswitch"))
+    hook(vault, db, event("new message about monswitch"))
+    conn = sqlite3.connect(db)
+    ids = [r["id"] for r in rows(db)]
+    conn.execute("UPDATE decisions SET time = '2024-03-01T10:00:00.000+00:00' WHERE id = ?", (ids[0],))
+    conn.execute("UPDATE decisions SET time = '2025-06-30T23:59:59.000+00:00' WHERE id = ?", (ids[1],))
+    conn.commit()
+    conn.close()
+    base = [str(NOTESDB_EXE), "log", "--purge", "--notes", str(vault), "--db", str(db)]
+    proc = subprocess.run([*base, "--before", "2025-01-01"], capture_output=True, text=True)
+    assert proc.stdout == "deleted 1 logged decision\n", proc.stderr
+    assert [r["prompt"] for r in rows(db)] == ["older message about monswitch", "new message about monswitch"]
+    proc = subprocess.run([*base, "--before", "2025-07-01T00:00:00+00:00"], capture_output=True, text=True)
+    assert proc.stdout == "deleted 1 logged decision\n", proc.stderr
+    assert [r["prompt"] for r in rows(db)] == ["new message about monswitch"]
+    assert b"old message about" not in raw_bytes(db)
+
+
+# --- not storing prompts at all ---------------------------------------------------------
+
+
+def check_not_stored(vault: Path, db: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+    before = len(rows(db))
+    outs = []
+    for prompt in (SECRET, "monswitch is playing up again"):
+        proc = subprocess.run(
+            [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db), *extra],
+            input=event(prompt), capture_output=True, env=env, timeout=60,
+        )  # fmt: skip
+        assert proc.returncode == 0 and proc.stderr == b""
+        outs.append(proc.stdout)
+    assert b"projects/monswitch.md" in outs[1]  # it still answers
+    after = rows(db)
+    assert len(after) == before + 2  # and still logs each decision, without the prompt
+    assert [r["prompt"] for r in after[-2:]] == [None, None]
+    assert after[-2]["route"] and json.loads(after[-1]["notes"])[0] == "projects/monswitch.md"
+    assert NEEDLE not in raw_bytes(db)
+
+
+def test_no_log_option(indexed: tuple[Path, Path]) -> None:
+    check_not_stored(*indexed, "--no-log")
+
+
+def test_config_option_log_prompts_false(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    conf = tmp_path / "notesdb.toml"
+    conf.write_text("[log]\nprompts = false\n")
+    check_not_stored(*indexed, "--config", str(conf))
+
+
+def test_config_from_the_environment_log_prompts_false(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    conf = tmp_path / "private.toml"
+    conf.write_text("[log]\nprompts = false\n")
+    check_not_stored(*indexed, env={**os.environ, "NOTESDB_CONFIG": str(conf)})
+
+
+def test_config_in_the_user_config_folder(indexed: tuple[Path, Path], isolated_home: Path) -> None:
+    conf = isolated_home / ".config" / "notesdb" / "notesdb.toml"
+    conf.parent.mkdir(parents=True)
+    conf.write_text("[log]\nprompts = false\n")
+    check_not_stored(*indexed)
+
+
+# --- no network ------------------------------------------------------------------------------
+
+
+class NetworkUsed(AssertionError):
+    pass
+
+
+def test_the_hook_opens_no_socket(vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from notesdb import hook as hook_module
+
+    attempts: list[str] = []
+
+    class NoSocket(socket.socket):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            attempts.append(f"socket{args}")
+            raise NetworkUsed("the hook tried to open a socket")
+
+    def refuse(name: str):  # type: ignore[no-untyped-def]
+        def call(*args: object, **kwargs: object) -> None:
+            attempts.append(f"{name}{args}")
+            raise NetworkUsed(f"the hook called socket.{name}")
+
+        return call
+
+    monkeypatch.setattr(socket, "socket", NoSocket)
+    for name in ("create_connection", "getaddrinfo", "gethostbyname", "socketpair", "fromfd"):
+        monkeypatch.setattr(socket, name, refuse(name))
+    audited: list[str] = []
+    watching = [True]
+
+    def audit(event_name: str, args: tuple) -> None:  # socket events that bypass the patch
+        if watching[0] and event_name.startswith(("socket.", "urllib.", "http.")):
+            audited.append(event_name)
+
+    sys.addaudithook(audit)
+    db = tmp_path / "data" / "notes.db"
+    args = ["--notes", str(vault), "--db", str(db)]
+    try:
+        outs = [hook_module.run(event("monswitch is playing up again"), args) for _ in range(6)]
+        outs.append(hook_module.run(event(SECRET), args))
+        outs.append(hook_module.run(b"{broken", args))
+    finally:
+        watching[0] = False
+    assert attempts == [] and audited == []
+    assert any("projects/monswitch.md" in o for o in outs)  # the whole path ran: create, index, speak
+    assert len(rows(db)) == 8
