@@ -20,11 +20,13 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 hook_app = typer.Typer(
     help="The Claude Code UserPromptSubmit hook: run it (reads event JSON on stdin), install or uninstall it.",
     invoke_without_command=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 app.add_typer(hook_app, name="hook")
 
@@ -291,6 +293,10 @@ def hook_install(
         return
     typer.echo(f"wrote to {path}:")
     typer.echo(json.dumps(entry, indent=2))
+    # build the index now, so that the first message is judged against every note
+    o = _open(folder, cfg.resolve_db(db, folder), None, progress=True)
+    count = o.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+    typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {o.db_path}")
 
 
 @hook_app.command("uninstall")
@@ -508,6 +514,7 @@ label_app = typer.Typer(
     help="Label logged decisions right, wrong or missed, and export them as a cases file for eval and tune.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 app.add_typer(label_app, name="label")
 

@@ -9,6 +9,10 @@ class NotesFolderMissing(NotesdbError):
     """The notes folder does not exist or is not a directory."""
 
 
+class NotesFolderEmpty(NotesdbError):
+    """The notes folder holds no notes while the index holds some (unmounted, or emptied)."""
+
+
 class DatabaseUnavailable(NotesdbError):
     """The database file cannot be created, opened or written."""
 

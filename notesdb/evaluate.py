@@ -64,8 +64,8 @@ class Outcome:
 def load_cases(path: str | Path) -> list[Case]:
     """Read a cases file.
 
-    :raises CasesFileError: the file cannot be read, or a line is not a valid case (the
-        message names the line number)
+    :raises CasesFileError: the file cannot be read, holds no case, or a line is not a valid
+        case (the message names the line number)
     """
     p = Path(path)
     try:
@@ -97,6 +97,8 @@ def load_cases(path: str | Path) -> list[Case]:
         seen.add(str(cid))
         kind = obj.get("kind", "")
         cases.append(Case(str(cid), message, tuple(expect), kind if isinstance(kind, str) else ""))
+    if not cases:
+        raise CasesFileError(f"{p}: no cases (one JSON object a line: id, message, expect, kind)")
     return cases
 
 

@@ -10,7 +10,8 @@ When it is silent stdout is empty. The exit code is always 0 and nothing else is
 to stdout: bad input, a missing or damaged database or an unreadable folder are recorded in
 the log (the ``decisions`` table, or ``hook-errors.jsonl`` beside the database when the
 database itself cannot be opened) and the assistant carries on. A database that was missing
-or empty is created and its index begun, but that call stays silent (route ``new-index``).
+or empty is created and indexed; if the index cannot be finished within the call, that call
+stays silent (route ``new-index``) and later calls finish it.
 
 Speed: this module imports only the standard library, jellyfish and the lean notesdb modules.
 Markdown and YAML parsing, and sqlite-utils, are imported only when a note changed or the
@@ -138,6 +139,7 @@ def run(raw: bytes, argv: list[str]) -> str:
         conn = open_db(db_path)
         if prompt is not None:
             errors: list[str] = []
+            stats = None
             try:
                 stats = sync(conn, notes, deadline=deadline, skip=config.skip)
                 if fresh:
@@ -150,7 +152,8 @@ def run(raw: bytes, argv: list[str]) -> str:
                 if fresh:
                     errors.append("the database was missing or empty: created it")
                 errors.append(f"sync skipped: {type(e).__name__}: {e}")
-            if fresh:  # lost or never built: the index has only begun, so say nothing yet
+            if fresh and (stats is None or stats.incomplete):
+                # lost or never built, and only begun: a partial index would judge unfairly
                 decision.route = "new-index"
             else:
                 decision = decide(conn, prompt, config.gate)

@@ -93,6 +93,7 @@ def test_line_is_capped_and_quotes_note_text() -> None:
         ({"strong_evidnce": 5}, "unknown gate setting 'strong_evidnce'"),  # a typo is refused
         ({"lead_ratio": "high"}, "must be a number"),  # strings are refused
         ({"rare_weight": True}, "must be a number"),  # booleans are not numbers here
+        ({"lead_ratio": -1}, "must be zero or more"),  # a negative threshold means nothing
     ],
 )
 def test_settings_refuse_bad_values(table: dict, error: str) -> None:

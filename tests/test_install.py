@@ -6,6 +6,7 @@ import copy
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,11 @@ def test_install_writes_user_settings(notes: Path, isolated_home: Path) -> None:
     # without --db the database goes to the user data directory (XDG_DATA_HOME here)
     db = Path(entry["args"][entry["args"].index("--db") + 1])
     assert db.is_relative_to(isolated_home / ".local" / "share" / "notesdb")
+    # the index is built at install time, so the very first message is judged on every note
+    assert r.stdout.endswith(f"indexed 1 note into {db}\n")
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT path FROM notes").fetchall() == [("note.md",)]
+    conn.close()
 
 
 def test_relative_notes_path_is_made_absolute(notes: Path, tmp_path: Path, isolated_home: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from notesdb.errors import NotesFolderMissing
+from notesdb.errors import NotesFolderEmpty, NotesFolderMissing
 from notesdb.query import tokenize
 from notesdb.store import note_count, open_db, rebuild_vocab, sync
 
@@ -405,3 +405,17 @@ def test_fts_integrity_after_a_sequence_of_edits(synced: tuple[Path, sqlite3.Con
     conn.execute("UPDATE notes SET body = 'changed behind the index' WHERE path = 'home/renamed.md'")
     with pytest.raises(sqlite3.DatabaseError):
         integrity_check(conn)
+
+
+def test_an_emptied_folder_does_not_wipe_the_index(synced: tuple[Path, sqlite3.Connection], tmp_path: Path) -> None:
+    vault, conn = synced
+    before = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+    empty = tmp_path / "unmounted"
+    empty.mkdir()
+    with pytest.raises(NotesFolderEmpty, match=f"holds no notes but the index has {before}"):
+        sync(conn, empty)
+    assert conn.execute("SELECT count(*) FROM notes").fetchone()[0] == before
+    # the same folder with one note is a real change: the rest go
+    (empty / "only.md").write_text("# Only\n", encoding="utf-8")
+    stats = sync(conn, empty)
+    assert (len(stats.removed), stats.added) == (before, ["only.md"])

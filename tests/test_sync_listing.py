@@ -18,7 +18,7 @@ def write(path: Path, text: str) -> None:
 
 
 def listing(conn: sqlite3.Connection) -> str | None:
-    row = conn.execute("SELECT value FROM meta WHERE key = 'listing'").fetchone()
+    row = conn.execute("SELECT value FROM meta WHERE key = 'listing_hash'").fetchone()
     return row[0] if row else None
 
 
@@ -81,7 +81,7 @@ def test_every_change_is_still_found(synced: tuple[Path, sqlite3.Connection], ch
 def test_a_lost_listing_is_stored_again(synced: tuple[Path, sqlite3.Connection]) -> None:
     vault, conn = synced
     kept = listing(conn)
-    conn.execute("DELETE FROM meta WHERE key = 'listing'")
+    conn.execute("DELETE FROM meta WHERE key = 'listing_hash'")
     assert not sync(conn, vault).changed
     assert listing(conn) == kept
     write(vault / "til.md", "# TIL\n\nquokka and numbat\n")
@@ -107,7 +107,7 @@ def test_a_listing_that_is_not_the_folders_sends_the_sync_to_the_rows(
 ) -> None:
     vault, conn = synced
     write(vault / "til.md", "# TIL\n\nquokka, numbat\n")
-    conn.execute("UPDATE meta SET value = 'stale' WHERE key = 'listing'")
+    conn.execute("UPDATE meta SET value = 'stale' WHERE key = 'listing_hash'")
     assert sync(conn, vault).modified == ["til.md"]
     assert listing(conn) != "stale"
 
@@ -142,3 +142,32 @@ def test_rows_another_process_wrote_while_the_sync_waited_are_read_again(
     assert not stats.changed and parsed == []
     assert conn.execute("SELECT doc_freq FROM vocab WHERE word = 'numbat'").fetchone() == (1,)
     assert listing(conn) is not None and not sync(conn, vault).changed
+
+
+def _segments(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT count(DISTINCT segid) FROM notes_fts_idx").fetchone()[0]
+
+
+def test_a_sync_that_leaves_many_segments_merges_them_and_judges_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from notesdb import store
+    from notesdb.decide import decide
+
+    vault = tmp_path / "vault"
+    topics = ["espresso grinder", "smoke alarm", "tyre pressure", "sourdough starter", "router reset"]
+    for i in range(40):
+        topic = topics[i % len(topics)]
+        write(vault / f"n{i:02d}.md", f"# {topic.title()} {i}\n\nNotes on {topic}, item{i} and more.\n")
+    limit = store.MAX_FTS_SEGMENTS
+    monkeypatch.setattr(store, "COMMIT_EVERY", 2)  # one segment per two notes
+    merged = open_db(tmp_path / "merged.db")
+    sync(merged, vault)
+    monkeypatch.setattr(store, "MAX_FTS_SEGMENTS", 10_000)
+    unmerged = open_db(tmp_path / "unmerged.db")
+    sync(unmerged, vault)
+    assert _segments(merged) == 1 and _segments(unmerged) > limit
+    merged.execute("INSERT INTO notes_fts(notes_fts, rank) VALUES ('integrity-check', 1)")
+    for message in ["espresso grinder settings", "item7", "tyre pressure for the car", "hello there"]:
+        a, b = decide(merged, message), decide(unmerged, message)
+        assert (a.route, a.notes, a.top_scores) == (b.route, b.notes, b.top_scores)
