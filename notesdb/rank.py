@@ -51,6 +51,9 @@ NUMBER_WEIGHT: Final = 0.3
 #: falls around it (see :func:`specificity`).
 ENGLISH_MIDPOINT: Final = 4.8
 ENGLISH_SLOPE: Final = 2.0
+#: Words held by at most this many notes are looked up in one FTS5 pass over all their notes;
+#: commoner words are looked up candidate by candidate (``rowid IN``). Only speed depends on it.
+SCAN_ALL_DOC_FREQ: Final = 200
 #: Candidates whose evidence is within this share of the top note's count as tied with it.
 TIE_TOLERANCE: Final = 0.01
 
@@ -192,14 +195,22 @@ def rank(conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES) ->
     marks = ",".join("?" * len(ids))
     # where each word sits, per candidate: one bm25() per column, non-zero where the word is
     places: dict[str, dict[int, str]] = {}
-    sql = (
+    columns = (
         "SELECT rowid, bm25(notes_fts, 1, 0, 0, 0), bm25(notes_fts, 0, 1, 0, 0), "
-        "bm25(notes_fts, 0, 0, 1, 0) FROM notes_fts "
-        f"WHERE notes_fts MATCH ? AND rowid IN ({marks})"
+        "bm25(notes_fts, 0, 0, 1, 0) FROM notes_fts WHERE notes_fts MATCH ?"
     )
+    among_ids = columns + f" AND rowid IN ({marks})"
+    doc_freqs = {a.word: a.doc_freq for t in query.terms for a in t.alternatives}
+    wanted = set(ids)
     for w in words:
         found: dict[int, str] = {}
-        for rowid, t_, d_, h_ in conn.execute(sql, (match_expression([w]), *ids)):
+        # FTS5 runs the MATCH once per id of an IN list: for a word in few notes it is cheaper
+        # to read all its notes and keep the candidates here (the same rows either way)
+        if doc_freqs.get(w, 0) <= SCAN_ALL_DOC_FREQ:
+            rows = (r for r in conn.execute(columns, (match_expression([w]),)) if r[0] in wanted)
+        else:
+            rows = conn.execute(among_ids, (match_expression([w]), *ids))
+        for rowid, t_, d_, h_ in rows:
             found[rowid] = "title" if t_ else "desc" if d_ else "headings" if h_ else "body"
         places[w] = found
     for c in cands.values():

@@ -2,7 +2,8 @@
 
 One database mirrors one notes folder. ``sync`` walks the folder with ``stat`` only and
 re-reads just the files whose size or mtime changed, so a sync with nothing to do costs one
-``stat`` per note. Parsing (markdown-it-py, PyYAML) and migrating (sqlite-utils) are imported
+``stat`` per note and one hash of the folder's listing, compared with the hash stored when the
+index last matched the folder. Parsing (markdown-it-py, PyYAML) and migrating (sqlite-utils) are imported
 only when they are needed, which keeps the hook's usual path to the standard library.
 
 The notes folder is read-only to us: nothing here writes to it.
