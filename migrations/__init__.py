@@ -166,11 +166,47 @@ def m005_fts_vocab(db: Database) -> None:
     db.execute("PRAGMA user_version = 5")
 
 
+def english_zipf() -> dict[str, float]:
+    """Zipf frequencies of the ~29,000 commonest English words, from wordfreq's ``small`` list.
+
+    Read straight from the package's ``small_en.msgpack.gz`` in wordfreq's documented "cB"
+    format (bucket ``i`` holds the words at ``10 ** (-i / 100)`` of all words, so Zipf is
+    ``9 - i / 100``), which avoids importing wordfreq and its text-processing dependencies (about
+    14 MB) on the hook's path; falls back to wordfreq's own API if the file is not where
+    expected. Words are folded like the FTS5 tokenizer; Zipf is rounded to 0.01.
+    """
+    try:
+        import gzip
+        import importlib.util
+        from pathlib import Path
+
+        import msgpack
+
+        spec = importlib.util.find_spec("wordfreq")
+        if spec is None or spec.origin is None:
+            raise FileNotFoundError("wordfreq")
+        with gzip.open(Path(spec.origin).parent / "data" / "small_en.msgpack.gz") as f:
+            data = msgpack.load(f, raw=False)
+        if not (isinstance(data[0], dict) and data[0].get("format") == "cB"):
+            raise ValueError("not a cB pack")
+        pairs = ((w, 9 - i / 100) for i, bucket in enumerate(data[1:]) for w in bucket)
+    except Exception:
+        import wordfreq
+
+        pairs = (
+            (w, wordfreq.freq_to_zipf(freq))
+            for w, freq in wordfreq.get_frequency_dict("en", wordlist="small").items()
+        )
+    out: dict[str, float] = {}
+    for word, zipf in pairs:
+        if word.isalnum():
+            out.setdefault(word.lower(), round(zipf, 2))
+    return out
+
+
 @migrations()
 def m006_english(db: Database) -> None:
     """``english``: how common each word is in general English, to discount everyday words."""
-    import wordfreq
-
     db.execute(
         """
         CREATE TABLE english ( -- word frequencies of general English (wordfreq, CC BY-SA 4.0)
@@ -179,9 +215,5 @@ def m006_english(db: Database) -> None:
         ) WITHOUT ROWID
         """
     )
-    rows = {}
-    for word, freq in wordfreq.get_frequency_dict("en", wordlist="small").items():
-        if word.isalnum():
-            rows.setdefault(word.lower(), round(wordfreq.freq_to_zipf(freq), 2))
-    db.conn.executemany("INSERT INTO english(word, zipf) VALUES (?, ?)", rows.items())
+    db.conn.executemany("INSERT INTO english(word, zipf) VALUES (?, ?)", english_zipf().items())
     db.execute("PRAGMA user_version = 6")
