@@ -4,7 +4,6 @@ user can act on (``NotesdbError``) become one ``Error: ...`` line and exit code 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -110,7 +109,7 @@ def index(
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
-    from notesdb.store import move_aside, open_db, sync
+    from notesdb.store import move_aside, open_db
 
     try:
         conf = cfg.load_config(config)

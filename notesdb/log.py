@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -22,14 +21,6 @@ __all__ = ["record", "latest", "purge", "now_iso"]
 def now_iso() -> str:
     """The current UTC time, ISO 8601 with milliseconds."""
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-@dataclass
-class Event:
-    """Who sent a message: the hook's event fields we keep."""
-
-    session_id: str = ""
-    cwd: str = ""
 
 
 def record(

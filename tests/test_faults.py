@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -383,9 +382,9 @@ def test_damaged_database_hook_stays_silent_and_logs(indexed: tuple[Path, Path],
     if kind in ("deleted", "empty"):  # rebuilt on the spot: the log is the new database
         row = rows(db)[-1]
         assert "missing or empty" in row["error"]
-        if "0 left for the next messages" in row["error"]:
+        if "(0 left for the next messages)" in row["error"]:
             # the whole folder was indexed within the call: it answers at once
-            assert row["spoken"] == 1 and line and "projects/monswitch.md" in line
+            assert row["spoken"] == 1 and line and "projects/monswitch.md" in line, (row["route"], row["error"], row["top_scores"])
         else:
             # the index was only begun: silent until it is complete
             assert row["route"] == "new-index" and proc.stdout == b"" and line is None
