@@ -167,7 +167,7 @@ def search(
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="Notes to show.")] = 10,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=1_000_000, help="Notes to show.")] = 10,
     json_out: JsonOpt = False,
     sql: Annotated[bool, typer.Option("--sql", help="Print the SQL and MATCH string instead.")] = False,
 ) -> None:
@@ -286,16 +286,18 @@ def hook_install(
         folder = cfg.resolve_notes(notes)
         if not folder.is_dir():
             raise NotesdbError(f"notes folder not found: {folder}")
-        path, entry = install(folder.resolve(), cfg.resolve_db(db, folder).resolve(), scope, timeout)
+        db_path = cfg.resolve_db(db, folder).resolve()
+        # build the index first: the first message is then judged against every note, and a
+        # database that cannot be written stops the install before a broken hook is added
+        o = Opened(folder, db_path, None, progress=True)
+        count = o.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+        path, entry = install(folder.resolve(), db_path, scope, timeout)
     except NotesdbError as e:
         fail(str(e))
         return
     typer.echo(f"wrote to {path}:")
     typer.echo(json.dumps(entry, indent=2))
-    # build the index now, so that the first message is judged against every note
-    o = _open(folder, cfg.resolve_db(db, folder), None, progress=True)
-    count = o.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
-    typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {o.db_path}")
+    typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {db_path}")
 
 
 @hook_app.command("uninstall")
@@ -318,7 +320,7 @@ def log_cmd(
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="Decisions to show.")] = 20,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=1_000_000, help="Decisions to show.")] = 20,
     json_out: JsonOpt = False,
     purge: Annotated[bool, typer.Option("--purge", help="Delete logged decisions and their prompts.")] = False,
     before: Annotated[Optional[str], typer.Option("--before", help="With --purge: only those older than this date (YYYY-MM-DD).")] = None,
@@ -478,7 +480,7 @@ def replay_cmd(
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Replay only the newest N logged messages.", show_default=False)] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, max=1_000_000, help="Replay only the newest N logged messages.", show_default=False)] = None,
     show_all: Annotated[bool, typer.Option("--all", help="List unchanged decisions too.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -520,7 +522,7 @@ app.add_typer(label_app, name="label")
 
 @label_app.command("set")
 def label_set(
-    decision_id: Annotated[int, typer.Argument(metavar="ID", help="The decision's id (notesdb label list / notesdb log).")],
+    decision_id: Annotated[int, typer.Argument(metavar="ID", min=1, max=2**62, help="The decision's id (notesdb label list / notesdb log).")],
     verdict: Annotated[str, typer.Argument(metavar="VERDICT", help="right, wrong or missed.")],
     note: Annotated[
         Optional[str],
@@ -558,7 +560,7 @@ def label_list(
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="Decisions to show.")] = 20,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=1_000_000, help="Decisions to show.")] = 20,
     json_out: JsonOpt = False,
 ) -> None:
     """Show the newest unlabelled decisions (with their message), to label."""
@@ -595,6 +597,8 @@ def label_export(
         typer.echo(text, nl=False)
         return
     try:
+        if file.expanduser().resolve().is_relative_to(o.notes.resolve()):
+            raise NotesdbError(f"{file} is inside the notes folder {o.notes}: notesdb never writes there")
         cases = export_labels(o.conn, file)
     except NotesdbError as e:
         fail(str(e))

@@ -15,6 +15,7 @@ without platformdirs.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +45,10 @@ def resolve_notes(notes: str | os.PathLike[str] | None) -> Path:
     value = notes or os.environ.get("NOTESDB_NOTES")
     if not value:
         raise NotesdbError("no notes folder: pass --notes DIR or set NOTESDB_NOTES")
-    return Path(value).expanduser()
+    try:
+        return Path(value).expanduser()
+    except RuntimeError as e:  # "~nosuchuser/notes"
+        raise NotesdbError(f"notes folder {str(value)!r}: {e}") from None
 
 
 def resolve_db(db: str | os.PathLike[str] | None, notes: Path) -> Path:
@@ -52,10 +56,19 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path) -> Path:
 
     The default is ``<user data dir>/notesdb/<folder name>-<8 hex of sha1(abs path)>.db``, one
     database per notes folder.
+
+    :raises NotesdbError: the path lies inside the notes folder (notesdb never writes there)
     """
     value = db or os.environ.get("NOTESDB_DB")
     if value:
-        return Path(value).expanduser()
+        try:
+            path = Path(value).expanduser()
+        except RuntimeError as e:  # "~nosuchuser/x"
+            raise NotesdbError(f"database path {str(value)!r}: {e}") from None
+        if path.name in ("", ".", "..") or path.is_dir():
+            raise NotesdbError(f"database path {str(value)!r} is a folder: --db names a file")
+        _outside_notes(path, notes)
+        return path
     import hashlib
 
     import platformdirs
@@ -64,6 +77,18 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path) -> Path:
     digest = hashlib.sha1(absolute.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in notes.resolve().name) or "notes"
     return Path(platformdirs.user_data_dir("notesdb")) / f"{name}-{digest}.db"
+
+
+def _outside_notes(db: Path, notes: Path) -> None:
+    try:
+        inside = db.resolve().is_relative_to(notes.expanduser().resolve())
+    except (OSError, RuntimeError, ValueError):
+        return
+    if inside:
+        raise NotesdbError(
+            f"the database {db} would be inside the notes folder {notes}: notesdb never writes "
+            "there; choose another --db"
+        )
 
 
 def config_path(config: str | os.PathLike[str] | None = None) -> Path:
@@ -93,16 +118,26 @@ def _user_config_dir() -> str:
     return platformdirs.user_config_dir("notesdb")
 
 
+#: A config file larger than this is refused (it holds a few thresholds).
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
 def load_config(config: str | os.PathLike[str] | None = None) -> Config:
     """Read the config file; a missing file gives the defaults.
 
     :raises ConfigError: the file is not valid TOML or holds an unknown or bad setting
     """
     path = config_path(config)
+    named = bool(config or os.environ.get("NOTESDB_CONFIG"))
     try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a fifo or a device would hang or fill memory
+            raise ConfigError(f"config file is not a regular file: {path}")
+        if st.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config file is larger than {MAX_CONFIG_BYTES} bytes: {path}")
         raw = path.read_bytes()
     except FileNotFoundError:
-        if config:
+        if named:
             raise ConfigError(f"config file not found: {path}") from None
         return Config()
     except OSError as e:
@@ -114,6 +149,9 @@ def load_config(config: str | os.PathLike[str] | None = None) -> Config:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
     out = Config(path=path)
+    for table in ("gate", "log", "index"):
+        if not isinstance(data.get(table, {}), dict):
+            raise ConfigError(f"config file {path}: [{table}] must be a table of settings")
     try:
         out.gate = Settings.from_mapping(data.get("gate", {}))
     except ValueError as e:

@@ -69,6 +69,8 @@ def load_cases(path: str | Path) -> list[Case]:
     """
     p = Path(path)
     try:
+        if p.exists() and not p.is_file():  # a fifo or a device would hang or fill memory
+            raise CasesFileError(f"cases file is not a regular file: {p}")
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CasesFileError(f"cases file not found: {p}") from None

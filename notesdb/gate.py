@@ -235,6 +235,13 @@ def judge(ranking: Any, n_notes: int, settings: Settings) -> Decision:
     return d
 
 
+def _shown_path(path: str) -> str:
+    """A note path as shown in the line: one line, no quotes or brackets of its own, so that a
+    file name cannot close the parentheses and pose as text of the line."""
+    path = " ".join(path.split())
+    return path.translate(str.maketrans({'"': "'", "(": "[", ")": "]"}))[:200]
+
+
 def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS) -> str:
     """The one plain line added to the assistant's context, at most ``limit`` characters.
 
@@ -250,7 +257,7 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS) 
         parts = []
         for title, path, desc in notes:
             title = " ".join(title.split()).replace('"', "'")[:120]
-            part = f'"{title}" ({" ".join(path.split())})'
+            part = f'"{title}" ({_shown_path(path)})'
             desc = " ".join(desc.split()).replace('"', "'")
             if desc and desc_room > 0:
                 if len(desc) > desc_room:

@@ -117,8 +117,8 @@ def run(raw: bytes, argv: list[str]) -> str:
                 prompt = _text(p, len(p))
             else:
                 problem = "no prompt in the event" if p is None else "prompt is not a string"
-    except ValueError as e:
-        problem = f"stdin is not valid JSON: {e}"
+    except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deep
+        problem = f"stdin is not valid JSON: {type(e).__name__}: {e}"[:300]
 
     db_path: Path | None = None
     conn = None

@@ -78,10 +78,16 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _save(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".notesdb-tmp")
+    """Replace the file atomically, writing through a symlink and keeping its permissions."""
+    target = path.resolve() if path.is_symlink() else path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".notesdb-tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        os.chmod(tmp, target.stat().st_mode & 0o7777)
+    except FileNotFoundError:
+        pass
+    os.replace(tmp, target)
 
 
 def install(notes: Path, db: Path, scope: str = "user", timeout: int = 10) -> tuple[Path, dict[str, Any]]:

@@ -46,6 +46,7 @@ _P_EMPTY = "empty file"
 _P_BAD_YAML = "malformed YAML front matter: "
 _P_NOT_MAPPING = "front matter is not a mapping"
 _P_BAD_MARKDOWN = "Markdown could not be parsed: indexed as plain text"
+_HEADING_LINE = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 
 # Front matter opens with a `---` line at the very start of the file and
 # closes at the next `---` or `...` line.
@@ -65,6 +66,11 @@ _NAME_SEPARATORS = re.compile(r"[-_\s]+")
 # and self-referencing structures cannot blow up time or memory.
 _MAX_VALUE_DEPTH = 8
 _MAX_VALUE_ITEMS = 1000
+_MAX_VALUE_VISITS = 10_000
+#: Text longer than this (characters) is not parsed as Markdown: its ``#`` lines become
+#: headings and the rest the body. markdown-it-py takes seconds on some large inputs (a
+#: 900 KB table, 150,000 headings), and the hook must answer within about a second.
+MARKDOWN_MAX_CHARS: Final = 256 * 1024
 _MAX_PROBLEM_CHARS = 200
 
 
@@ -164,7 +170,10 @@ def _parse(path: str, data: bytes) -> Note:
     )
 
     try:
-        headings, body = _markdown_text(text, drop_first_h1=not title)
+        if len(text) > MARKDOWN_MAX_CHARS:
+            headings, body = _plain_text(text, drop_first_h1=not title)
+        else:
+            headings, body = _markdown_text(text, drop_first_h1=not title)
     except Exception:
         # markdown-it-py has no known failure on str input, but a single
         # bad file must not stop an index run.
@@ -335,8 +344,14 @@ def _strings(value: Any) -> list[str]:
     fixed bounds on depth and count.
     """
     out: list[str] = []
+    visits = [0]
 
     def walk(v: Any, depth: int) -> None:
+        # YAML anchors can make a few hundred bytes stand for billions of nested items (an
+        # "alias bomb"): the walk is bounded by the nodes it visits, not only by depth
+        visits[0] += 1
+        if visits[0] > _MAX_VALUE_VISITS:
+            return
         if len(out) >= _MAX_VALUE_ITEMS or depth > _MAX_VALUE_DEPTH or v is None:
             return
         if isinstance(v, (list, tuple, set, frozenset)):
@@ -381,6 +396,25 @@ def _dedupe(items: Any) -> list[str]:
 
 
 @cache
+def _plain_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, str]], list[str]]:
+    """Headings from ``#`` lines and everything else as body, without a Markdown parser."""
+    headings: list[tuple[str, str]] = []
+    body: list[str] = []
+    title_taken = not drop_first_h1
+    for line in text.split("\n"):
+        m = _HEADING_LINE.match(line)
+        if m and m.group(2):
+            level, heading = m.groups()
+            if not title_taken and level == "#":
+                headings.insert(0, ("h1-title", heading))
+                title_taken = True
+            else:
+                headings.append(("h", heading))
+        elif line.strip():
+            body.append(line.strip())
+    return headings, body
+
+
 def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark").enable(["table", "strikethrough"])
 

@@ -187,9 +187,19 @@ def _apply_migrations(conn: sqlite3.Connection) -> None:
 def move_aside(path: str | os.PathLike[str]) -> Path:
     """Rename a damaged database (and its -wal/-shm files) to ``<name>.damaged-<UTC time>``.
 
+    Only what looks like a database is moved: a regular file that starts with the SQLite header,
+    is empty, or is named ``*.db``, ``*.sqlite`` or ``*.sqlite3``. Anything else (a note, a
+    device, ``/etc/passwd`` given by mistake) is left alone.
+
     :returns: the new path of the database file
+    :raises DatabaseUnavailable: the path does not look like a database
     """
     p = Path(path)
+    if not _looks_like_database(p):
+        raise DatabaseUnavailable(
+            f"{p} is not a notesdb database and does not look like one: leaving it alone; "
+            "choose another --db"
+        )
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     target = p.with_name(f"{p.name}.damaged-{stamp}")
     for suffix in ("-wal", "-shm"):
@@ -198,6 +208,19 @@ def move_aside(path: str | os.PathLike[str]) -> Path:
             side.rename(target.with_name(target.name + suffix))
     p.rename(target)
     return target
+
+
+def _looks_like_database(p: Path) -> bool:
+    try:
+        st = p.lstat()
+        if not statmod.S_ISREG(st.st_mode):
+            return False
+        if st.st_size == 0 or p.suffix.lower() in (".db", ".sqlite", ".sqlite3"):
+            return True
+        with open(p, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 def walk_notes(

@@ -128,6 +128,47 @@ def test_index_moves_a_damaged_database_aside(vault: Path, db_path: Path) -> Non
     assert "296 notes in" in r.stdout
 
 
+def test_index_leaves_alone_a_file_that_is_not_a_database(vault: Path, tmp_path: Path) -> None:
+    # a mistaken --db naming some other file: it is neither moved nor overwritten
+    other = tmp_path / "passwd"
+    other.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    r = invoke("index", "--notes", str(vault), "--db", str(other))
+    assert r.exit_code == 1
+    assert r.stderr == f"Error: {other} is not a notesdb database and does not look like one: leaving it alone; choose another --db\n"
+    assert other.read_text() == "root:x:0:0:root:/root:/bin/bash\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("passwd")) == ["passwd"]
+
+
+def test_the_database_may_not_live_in_the_notes_folder(vault: Path) -> None:
+    note = vault / "hardware" / "pixel-6a.md"
+    before = note.read_bytes()
+    for db in (note, vault / "notes.db"):
+        r = invoke("index", "--notes", str(vault), "--db", str(db))
+        assert r.exit_code == 1
+        assert "would be inside the notes folder" in r.stderr and r.stderr.count("\n") == 1
+    assert note.read_bytes() == before
+    assert not (vault / "notes.db").exists() and not list(vault.rglob("*.lock"))
+
+
+def test_label_export_never_writes_into_the_notes_folder(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "INSERT INTO decisions(time, prompt, spoken, notes, route, label) "
+        "VALUES ('2026-01-01T00:00:00Z', 'yep', 0, '[]', 'no-terms', 'right')"
+    )
+    conn.commit()
+    conn.close()
+    target = vault / "vehicles" / "winter-tyres.md"
+    before = target.read_bytes()
+    r = invoke("label", "export", str(target), *where(indexed))
+    assert r.exit_code == 1
+    assert "is inside the notes folder" in r.stderr
+    assert target.read_bytes() == before
+
+
 # --- errors: one line, exit 1, no traceback -----------------------------------
 
 
@@ -257,3 +298,27 @@ def test_log_lists_hook_decisions(indexed: tuple[Path, Path]) -> None:
 def test_log_when_empty(indexed: tuple[Path, Path]) -> None:
     assert invoke("log", *where(indexed)).stdout == "no decisions logged yet\n"
     assert json.loads(invoke("log", "--json", *where(indexed)).stdout) == []
+
+
+@pytest.mark.parametrize(
+    "content, error",
+    [
+        ("gate = 5\n", "[gate] must be a table of settings"),  # valid TOML, wrong shape
+        ("log = \"prompts\"\n", "[log] must be a table of settings"),  # a string, not a table
+        ("[gate]\nlead_ratio = -1\n", "must be zero or more"),  # a negative threshold
+    ],
+)
+def test_config_of_the_wrong_shape_is_one_line(indexed: tuple[Path, Path], tmp_path: Path, content: str, error: str) -> None:
+    conf = tmp_path / "notesdb.toml"
+    conf.write_text(content)
+    r = invoke("check", "hello", *where(indexed), "--config", str(conf))
+    assert r.exit_code == 1 and error in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_config_that_is_a_fifo_is_refused_not_read(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "notesdb.toml"
+    os.mkfifo(fifo)
+    r = invoke("check", "hello", *where(indexed), "--config", str(fifo))
+    assert (r.exit_code, r.stderr) == (1, f"Error: config file is not a regular file: {fifo}\n")

@@ -242,3 +242,29 @@ def test_bad_scope_is_refused(notes: Path, isolated_home: Path) -> None:
     r = notesdb("hook", "install", "--notes", str(notes), "--scope", "global")
     assert (r.returncode, r.stdout) == (1, "")
     assert r.stderr == "Error: --scope must be user or project, not 'global'\n"
+
+
+def test_install_writes_through_a_symlinked_settings_file(notes: Path, isolated_home: Path, tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    real = dotfiles / "claude-settings.json"
+    real.write_text('{"model": "opus"}\n')
+    real.chmod(0o600)
+    link = user_settings(isolated_home)
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(real)
+    r = notesdb("hook", "install", "--notes", str(notes))
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink()  # still a link, and the file behind it was updated
+    data = json.loads(real.read_text())
+    assert data["model"] == "opus" and "UserPromptSubmit" in data["hooks"]
+    assert oct(real.stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_database_that_cannot_be_written_installs_nothing(notes: Path, isolated_home: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "regular-file"
+    blocker.write_text("x")
+    r = notesdb("hook", "install", "--notes", str(notes), "--db", str(blocker / "x.db"))
+    assert r.returncode == 1
+    assert r.stderr.startswith("Error: cannot open database") and r.stderr.count("\n") == 1
+    assert not user_settings(isolated_home).exists()

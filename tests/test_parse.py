@@ -620,3 +620,30 @@ def test_fixture_vault() -> None:
 
     assert notes["home/smoke-alarms.md"].title == "smoke alarms"
     assert [rel for rel, n in notes.items() if n.problems] == ["hardware/homelab-server.md"]
+
+
+def test_yaml_alias_bomb_is_bounded() -> None:
+    # nine levels of anchors: a few hundred bytes standing for ~387 million list items
+    lines = ["---", 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    prev = "a"
+    for name in "bcdefghi":
+        lines.append(f"{name}: &{name} [" + ",".join(f"*{prev}" for _ in range(9)) + "]")
+        prev = name
+    lines += ["title: *i", "tags: *i", "---", "# Heading", "body"]
+    import time
+
+    t0 = time.perf_counter()
+    note = parse_note("bomb.md", "\n".join(lines).encode())
+    assert time.perf_counter() - t0 < 5  # bounded work, not a hang
+    assert note.title == "Heading" and note.body == "body"  # a list is no title
+
+
+def test_long_note_is_read_as_plain_text() -> None:
+    # over 256 KiB of Markdown skips the Markdown parser: '#' lines are still headings
+    table = "| a | b |\n|---|---|\n" + "| x | y |\n" * 40_000
+    text = "# Big table\n\n## Section two\n\n" + table + "tail words\n"
+    note = parse_note("big.md", text.encode())
+    assert note.title == "Big table"
+    assert note.headings == "Section two"
+    assert note.body.endswith("tail words")
+    assert note.problems == []
