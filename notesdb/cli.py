@@ -48,6 +48,17 @@ def fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
+def notes_folder(notes: Path | None) -> Path:
+    """The notes folder from ``--notes`` or ``NOTESDB_NOTES``.
+
+    :raises NotesdbError: none is given, or it is not an existing folder
+    """
+    folder = cfg.resolve_notes(notes)
+    if not folder.is_dir():
+        raise NotesdbError(f"notes folder not found: {folder}")
+    return folder
+
+
 class Opened:
     """The notes folder, database connection and config a command works on."""
 
@@ -56,9 +67,7 @@ class Opened:
         from notesdb.store import open_db, sync as do_sync
 
         self.config = cfg.load_config(config)
-        self.notes = cfg.resolve_notes(notes)
-        if not self.notes.is_dir():
-            raise NotesdbError(f"notes folder not found: {self.notes}")
+        self.notes = notes_folder(notes)
         self.db_path = cfg.resolve_db(db, self.notes)
         self.conn = open_db(self.db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
         self.stats = None
@@ -113,9 +122,7 @@ def index(
 
     try:
         conf = cfg.load_config(config)
-        folder = cfg.resolve_notes(notes)
-        if not folder.is_dir():
-            raise NotesdbError(f"notes folder not found: {folder}")
+        folder = notes_folder(notes)
         db_path = cfg.resolve_db(db, folder)
         moved = None
         if rebuild and db_path.exists():
@@ -283,9 +290,7 @@ def hook_install(
     from notesdb.install import install
 
     try:
-        folder = cfg.resolve_notes(notes)
-        if not folder.is_dir():
-            raise NotesdbError(f"notes folder not found: {folder}")
+        folder = notes_folder(notes)
         db_path = cfg.resolve_db(db, folder).resolve()
         # build the index first: the first message is then judged against every note, and a
         # database that cannot be written stops the install before a broken hook is added

@@ -7,6 +7,7 @@ import sqlite3
 import stat
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +38,16 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in ("NOTESDB_DB", "NOTESDB_NOTES", "NOTESDB_CONFIG"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+def decision_rows(db: Path) -> list[dict[str, Any]]:
+    """Every row of a database's ``decisions`` log, oldest first, as dicts."""
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in conn.execute("SELECT * FROM decisions ORDER BY id")]
+    finally:
+        conn.close()
 
 
 def copy_vault(target: Path) -> Path:

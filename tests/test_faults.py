@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import NOTESDB_EXE
+from conftest import NOTESDB_EXE, decision_rows as rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -69,15 +69,6 @@ def contract(stdout: bytes) -> str | None:
 def event(prompt: Any, *, ascii_json: bool = True) -> bytes:
     data = {"session_id": "s-1", "cwd": "/tmp", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
     return json.dumps(data, ensure_ascii=ascii_json).encode("utf-8", "surrogatepass")
-
-
-def rows(db: Path) -> list[dict[str, Any]]:
-    conn = sqlite3.connect(db)
-    conn.row_factory = sqlite3.Row
-    try:
-        return [dict(r) for r in conn.execute("SELECT * FROM decisions ORDER BY id")]
-    finally:
-        conn.close()
 
 
 def one_line_error(proc: subprocess.CompletedProcess[bytes]) -> str:

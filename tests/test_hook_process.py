@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import NOTESDB_EXE
+from conftest import NOTESDB_EXE, decision_rows
 
 from notesdb.hook import MAX_LOGGED_PROMPT
 
@@ -43,15 +43,6 @@ class HookRun:
     stdout: bytes
     additional_context: str | None  # None when silent
     row: dict[str, Any]  # the decisions row this call added
-
-
-def decision_rows(db: Path) -> list[dict[str, Any]]:
-    conn = sqlite3.connect(db)
-    conn.row_factory = sqlite3.Row
-    try:
-        return [dict(r) for r in conn.execute("SELECT * FROM decisions ORDER BY id")]
-    finally:
-        conn.close()
 
 
 def run_hook(indexed: tuple[Path, Path], stdin: bytes) -> HookRun:
