@@ -435,7 +435,10 @@ def eval_cmd(
     o = _open(notes, db, config, progress=True)
     summary, _ = evaluate(o.conn, loaded, o.config.gate)
     if json_out:
-        typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        # the failures first and the headline figures last, where a reader of the tail sees them
+        first = ("failures", "by_kind", "stretch")
+        ordered = {k: summary[k] for k in first} | {k: v for k, v in summary.items() if k not in first}
+        typer.echo(json.dumps(ordered, indent=2, ensure_ascii=False))
         return
     _print_summary(summary)
 
