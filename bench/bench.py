@@ -9,7 +9,7 @@ they are never written anywhere else). For each size it measures:
 
 - cold index: ``notesdb index`` into an empty database (wall time of the command), and the
   size of the database file;
-- no-change sync: ``store.sync`` in process, median of several; and the sync that picks up
+- no-change sync: ``sync.sync`` in process, median of several; and the sync that picks up
   one edited note;
 - the hook with nothing changed: ``RUNS`` runs of the console script ``notesdb hook --notes V
   --db D`` with a fixed event on stdin, interleaved with ``RUNS`` runs of ``python -c "import
@@ -210,7 +210,8 @@ def measure_size(n: int, vault: Path, work: Path, runs: int, quick: bool,
                  notesdb_exe: str, env: dict[str, str], event_path: Path) -> dict[str, Any]:
     from notesdb.decide import decide
     from notesdb.gate import Settings
-    from notesdb.store import open_db, sync, walk_notes
+    from notesdb.db import open_db
+    from notesdb.sync import sync, walk_notes
 
     res: dict[str, Any] = {"size": n}
     files = sorted(p for p, _ in walk_notes(vault))
@@ -466,7 +467,7 @@ def main() -> int:
         raise SystemExit("the notesdb console script was not found: run with the venv's python")
 
     import notesdb
-    from notesdb.store import walk_notes
+    from notesdb.sync import walk_notes
 
     started = time.perf_counter()
     env = child_env()

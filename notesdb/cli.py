@@ -7,12 +7,15 @@ import json
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from notesdb import config as cfg
 from notesdb.errors import DatabaseDamaged, NotesdbError
+
+if TYPE_CHECKING:
+    from notesdb.sync import SyncStats
 
 app = typer.Typer(
     help="Tell your AI assistant which of your Markdown notes cover each message, or nothing.",
@@ -64,7 +67,8 @@ class Opened:
 
     def __init__(self, notes: Path | None, db: Path | None, config: Path | None, *, sync: bool = True,
                  progress: bool = False) -> None:
-        from notesdb.store import open_db, sync as do_sync
+        from notesdb.db import open_db
+        from notesdb.sync import sync as do_sync
 
         self.config = cfg.load_config(config)
         self.notes = notes_folder(notes)
@@ -78,27 +82,54 @@ class Opened:
                 self.stats = do_sync(self.conn, self.notes, skip=self.config.skip)
 
 
-def _sync_with_progress(conn: Any, notes: Path, skip: tuple[str, ...]) -> Any:
-    from notesdb.store import sync
+class _Bar:
+    """A sync's progress callback: a transient bar on a terminal, for 200 notes or more.
+    ``close()`` removes it (call it in ``finally``)."""
 
-    bar: dict[str, Any] = {}
+    def __init__(self) -> None:
+        self.bar: Any = None
+        self.task: Any = None
 
-    def progress(done: int, total: int) -> None:
+    def __call__(self, done: int, total: int) -> None:
         if total < 200 or not sys.stderr.isatty():
             return
-        if "p" not in bar:
+        if self.bar is None:
             from rich.progress import Progress
 
-            bar["p"] = Progress(transient=True)
-            bar["p"].start()
-            bar["t"] = bar["p"].add_task("indexing notes", total=total)
-        bar["p"].update(bar["t"], completed=done)
+            self.bar = Progress(transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("indexing notes", total=total)
+        self.bar.update(self.task, completed=done)
 
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def _sync_with_progress(conn: sqlite3.Connection, notes: Path, skip: tuple[str, ...]) -> SyncStats:
+    from notesdb.sync import sync
+
+    bar = _Bar()
     try:
-        return sync(conn, notes, skip=skip, progress=progress)
+        return sync(conn, notes, skip=skip, progress=bar)
     finally:
-        if "p" in bar:
-            bar["p"].stop()
+        bar.close()
+
+
+def _rebuild_with_progress(db_path: Path, notes: Path, skip: tuple[str, ...]) -> tuple[sqlite3.Connection, SyncStats, Path | None]:
+    from notesdb.sync import rebuild_index
+
+    bar = _Bar()
+    try:
+        return rebuild_index(db_path, notes, skip=skip, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS, progress=bar)
+    finally:
+        bar.close()
+
+
+def _echo(lines: list[str]) -> None:
+    for line in lines:
+        typer.echo(line)
 
 
 def _open(notes: Path | None, db: Path | None, config: Path | None, **kw: Any) -> Opened:
@@ -118,27 +149,26 @@ def index(
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
-    from notesdb.store import move_aside, open_db
+    from notesdb.db import open_db
 
     try:
         conf = cfg.load_config(config)
         folder = notes_folder(notes)
         db_path = cfg.resolve_db(db, folder)
         moved = None
-        if rebuild and db_path.exists():
-            moved = move_aside(db_path)
         conn = None
         try:
-            conn = open_db(db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
-            stats = _sync_with_progress(conn, folder, conf.skip)
+            if rebuild:
+                conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
+            else:
+                conn = open_db(db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+                stats = _sync_with_progress(conn, folder, conf.skip)
         except (DatabaseDamaged, sqlite3.DatabaseError) as e:
             if not _damaged(e):
                 raise NotesdbError(f"database {db_path} cannot be written: {_sqlite_reason(e)}") from None
             if conn is not None:
                 conn.close()
-            moved = move_aside(db_path)
-            conn = open_db(db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
-            stats = _sync_with_progress(conn, folder, conf.skip)
+            conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
         total = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
     except NotesdbError as e:
         fail(str(e))
@@ -181,17 +211,17 @@ def search(
     """Rank the notes for QUERY (BM25 with column weights 3, 2, 2, 1), with typo corrections."""
     from notesdb.query import build_query, match_expression
     from notesdb.rank import rank, search_sql
-    from notesdb.store import note_count
+    from notesdb.db import note_count
 
     o = _open(notes, db, config)
     n = note_count(o.conn)
-    q = build_query(o.conn, query, n)
+    q = build_query(o.conn, query, n, o.config.gate)
     if sql:
         typer.echo(search_sql())
         typer.echo(f"-- MATCH: {match_expression(q.words)}")
         return
-    r = rank(o.conn, q, limit=max(limit, 20))
-    results = [
+    r = rank(o.conn, q, limit=max(limit, 20), settings=o.config.gate)
+    results: list[dict[str, Any]] = [
         {
             "rank": i + 1,
             "score": round(c.evidence, 3),
@@ -425,7 +455,8 @@ def eval_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Score notesdb on a labelled set: precision, hit rate, silence rate, failures."""
-    from notesdb.evaluate import evaluate, load_cases
+    from notesdb.cases import evaluate, load_cases
+    from notesdb.render import summary_lines
 
     try:
         loaded = load_cases(cases)
@@ -440,47 +471,10 @@ def eval_cmd(
         ordered = {k: summary[k] for k in first} | {k: v for k, v in summary.items() if k not in first}
         typer.echo(json.dumps(ordered, indent=2, ensure_ascii=False))
         return
-    _print_summary(summary)
-
-
-def _fmt(v: float | None) -> str:
-    return "-" if v is None else f"{v:.3f}"
-
-
-def _print_summary(s: dict[str, Any]) -> None:
-    typer.echo(f"cases {s['cases']} (covered {s['covered']}, uncovered {s['uncovered']})")
-    typer.echo(
-        f"hits {s['hits']}  wrong {s['wrong']}  missed {s['missed']}  "
-        f"silent {s['silent']}  false alarms {s['false_alarms']}"
-    )
-    typer.echo(
-        f"precision {_fmt(s['precision'])}  hit rate {_fmt(s['hit_rate'])}  "
-        f"silence rate {_fmt(s['silence_rate'])}"
-    )
-    st = s["stretch"]
-    if st["cases"]:
-        typer.echo(f"stretch (reported apart): {st['hits']}/{st['cases']} hits")
-    typer.echo("\nby kind:")
-    for kind, k in s["by_kind"].items():
-        typer.echo(f"  {kind:<22} {k['right']:>5}/{k['cases']:<5}")
-    if s["failures"]:
-        typer.echo("\nfailures:")
-    for f in s["failures"]:
-        msg = f["message"].replace("\n", " ")[:90]
-        typer.echo(f"  {f['id']} [{f['kind']}] {f['result']} ({f['route']}): {msg!r}")
-        typer.echo(f"      named {f['named'] or '-'}; expected {f['expected'] or 'silence'}")
+    _echo(summary_lines(summary))
 
 
 # --- review and tuning on the user's own messages: replay, label, tune ---------------------
-
-
-def _said(spoken: bool, notes: list[str], route: str) -> str:
-    return f"{', '.join(notes) if spoken else 'silent'} [{route or '-'}]"
-
-
-def _snippet(prompt: str | None, limit: int = 70) -> str:
-    text = " ".join((prompt or "(prompt not logged)").split())
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
 @app.command("replay")
@@ -493,7 +487,8 @@ def replay_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Re-decide the logged messages with the current notes and settings; show what would change."""
-    from notesdb.evaluate import replay, replay_summary
+    from notesdb.render import said, snippet
+    from notesdb.review import replay, replay_summary
 
     o = _open(notes, db, config, progress=True)
     rows = replay(o.conn, o.config.gate, limit)
@@ -509,9 +504,9 @@ def replay_cmd(
             continue
         b, a = r.before, r.after
         mark = "changed" if r.changed else "same"
-        typer.echo(f"#{r.id} {r.time[:19]} {mark}: {_snippet(r.prompt)}")
-        typer.echo(f"    before: {_said(b['spoken'], b['notes'], b['route'])}")
-        typer.echo(f"    after:  {_said(a['spoken'], a['notes'], a['route'])}")
+        typer.echo(f"#{r.id} {r.time[:19]} {mark}: {snippet(r.prompt)}")
+        typer.echo(f"    before: {said(b['spoken'], b['notes'], b['route'])}")
+        typer.echo(f"    after:  {said(a['spoken'], a['notes'], a['route'])}")
     typer.echo(
         f"replayed {summary['replayed']} logged message{'s' if summary['replayed'] != 1 else ''}: "
         f"{summary['changed']} changed, {summary['unchanged']} unchanged"
@@ -546,7 +541,7 @@ def label_set(
     config: ConfigOpt = None,
 ) -> None:
     """Mark logged decision ID right, wrong or missed (replacing an earlier label)."""
-    from notesdb.evaluate import set_label
+    from notesdb.review import set_label
 
     o = _open(notes, db, config)
     try:
@@ -572,7 +567,8 @@ def label_list(
     json_out: JsonOpt = False,
 ) -> None:
     """Show the newest unlabelled decisions (with their message), to label."""
-    from notesdb.evaluate import unlabelled
+    from notesdb.render import said, snippet
+    from notesdb.review import unlabelled
 
     o = _open(notes, db, config, sync=False)
     rows = unlabelled(o.conn, limit)
@@ -583,7 +579,7 @@ def label_list(
         typer.echo("no unlabelled decisions with a logged message")
         return
     for r in rows:
-        typer.echo(f"#{r['id']} {r['time'][:19]} {_snippet(r['prompt'])} -> {_said(r['spoken'], r['notes'], r['route'])}")
+        typer.echo(f"#{r['id']} {r['time'][:19]} {snippet(r['prompt'])} -> {said(r['spoken'], r['notes'], r['route'])}")
     typer.echo("label one with: notesdb label set ID right|wrong|missed [--note PATH]")
 
 
@@ -595,7 +591,7 @@ def label_export(
     config: ConfigOpt = None,
 ) -> None:
     """Write the labelled decisions as a cases file (the format notesdb eval and tune read)."""
-    from notesdb.evaluate import export_labels, labels_jsonl
+    from notesdb.review import export_labels, labels_jsonl
 
     o = _open(notes, db, config, sync=False)
     text, cases = labels_jsonl(o.conn)
@@ -618,89 +614,6 @@ def label_export(
     )
 
 
-def _tune_row(s: Any, summ: dict[str, Any], tag: str = "") -> str:
-    from notesdb.evaluate import TUNED
-
-    vals = "  ".join(f"{getattr(s, k):>6g}" for k in TUNED)
-    return (
-        f"  {vals}  | {_fmt(summ['precision']):>9} {_fmt(summ['hit_rate']):>8} {_fmt(summ['silence_rate']):>8} "
-        f"| {summ['hits']:>4} {summ['wrong']:>5} {summ['missed']:>6} {summ['false_alarms']:>6}  {tag}"
-    ).rstrip()
-
-
-def _print_tune(rep: Any) -> None:
-    from notesdb.evaluate import TUNED, evidence_cap, quantiles, text_histogram, threshold_marks
-
-    cur = rep.current_summary
-    typer.echo(
-        f"{rep.cases} cases ({cur['covered']} covered, {cur['uncovered']} uncovered, "
-        f"{cur['stretch']['cases']} stretch left out); {len(rep.results)} settings; "
-        f"ranked once in {rep.rank_ms:.0f} ms, judged in {rep.judge_ms:.0f} ms"
-    )
-    f, b = rep.features, rep.base
-    typer.echo(
-        f"\nTop candidate of real matches (covered cases whose top candidate is expected, "
-        f"n={len(f['real']['coverage'])}) against noise (uncovered cases, n={len(f['noise']['coverage'])})."
-    )
-    if f["unreachable"]:
-        typer.echo(f"{f['unreachable']} covered cases have an unexpected top candidate (or none): no threshold makes them hits.")
-    typer.echo(f"\n  {'':<13}{'':<6}{'n':>4}" + "".join(f"{q:>7}" for q in ("min", "p10", "p25", "p50", "p75", "p90", "max")))
-    names = {"coverage": "coverage", "evidence": "evidence", "lead": "lead (x 2nd)"}
-    for key, name in names.items():
-        for g in ("real", "noise"):
-            vals = f[g][key]
-            qs = "".join(
-                f"{'-' if q is None else 'inf' if q == float('inf') else f'{q:.2f}':>7}" for q in quantiles(vals)
-            )
-            typer.echo(f"  {name if g == 'real' else '':<13}{g:<6}{len(vals):>4}{qs}")
-    marks = threshold_marks(b)
-    charts = [
-        ("coverage", "top coverage", 0.0, 1.0, False, marks["coverage"]),
-        ("evidence", "top evidence", 0.0, evidence_cap(rep), True, marks["evidence"]),
-        ("lead", "lead over the second (inf: no second)", 1.0, 6.0, True, marks["lead"]),
-    ]
-    for key, title, lo, hi, top_open, marks in charts:
-        typer.echo(f"\n{title}: # real, = noise; current thresholds marked")
-        for line in text_histogram(f["real"][key], f["noise"][key], lo, hi, marks=marks, top_open=top_open):
-            typer.echo(line)
-    short = {"strong_coverage": "s_cov", "lead_coverage": "l_cov", "lead_ratio": "ratio",
-             "rare_coverage": "r_cov", "min_evidence": "min_ev", "strong_evidence": "s_ev",
-             "rare_weight": "r_wt", "lead_evidence": "l_ev"}
-    head = "  ".join(f"{short.get(k, k[:6]):>6}" for k in TUNED)
-    typer.echo(
-        f"\nPareto front ({len(rep.front)} distinct results no other setting beats on precision, "
-        "hit rate and silence rate together):"
-    )
-    typer.echo(f"  {head}  | precision hit rate  silence |  hit wrong missed f.alarm")
-    typer.echo("  (" + ", ".join(f"{short.get(k, k[:6])} = {k}" for k in TUNED) + ")")
-    shown = rep.front[:20]
-    for s, summ, n in shown:
-        tags = []
-        if s == rep.chosen:
-            tags.append("<- chosen")
-        if s == b:
-            tags.append("<- current")
-        if n > 1:
-            tags.append(f"(+{n - 1} same)")
-        typer.echo(_tune_row(s, summ, " ".join(tags)))
-    if len(rep.front) > len(shown):
-        typer.echo(f"  ... {len(rep.front) - len(shown)} more (--json lists all)")
-    typer.echo("\ncurrent:")
-    typer.echo(_tune_row(b, cur))
-    typer.echo(f"chosen ({rep.rule}):")
-    typer.echo(_tune_row(rep.chosen, rep.chosen_summary))
-    changes = [f"{k} {getattr(b, k):g} -> {getattr(rep.chosen, k):g}" for k in TUNED if getattr(b, k) != getattr(rep.chosen, k)]
-    typer.echo("  " + ("; ".join(changes) if changes else "same as the current settings"))
-    edge = rep.at_edge()
-    if edge:
-        typer.echo(
-            f"  at the edge of the grid: {', '.join(edge)} (the grid is centred on the configured "
-            "values: after --write, tune again to search further that way)"
-        )
-    if rep.cases < 50:
-        typer.echo(f"  note: {rep.cases} cases is a small set; thresholds tuned on it may not carry over")
-
-
 @app.command("tune")
 def tune_cmd(
     cases: Annotated[Path, typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (see notesdb eval).")],
@@ -712,7 +625,9 @@ def tune_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Sweep the gate's thresholds on a labelled set: distributions, Pareto front, a chosen setting."""
-    from notesdb.evaluate import load_cases, plot_tune, tune, write_gate
+    from notesdb.cases import load_cases
+    from notesdb.render import plot_tune, tune_lines
+    from notesdb.tune import tune, write_gate
 
     if plot is not None:
         import importlib.util
@@ -740,7 +655,7 @@ def tune_cmd(
         out["plot"] = str(plotted) if plotted else None
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
-    _print_tune(rep)
+    _echo(tune_lines(rep))
     if plotted:
         typer.echo(f"drew {plotted}")
     if written:

@@ -4,7 +4,7 @@
 - database: ``--db`` or ``NOTESDB_DB``; else one file per notes folder in the user data
   directory (platformdirs), named after the folder and a hash of its absolute path
 - config file: ``--config`` or ``NOTESDB_CONFIG``; else ``notesdb.toml`` in the user config
-  directory. TOML with a ``[gate]`` table (thresholds, see ``notesdb.gate.Settings``) and a
+  directory. TOML with a ``[gate]`` table (thresholds and scoring weights, see ``notesdb.settings.Settings``) and a
   ``[log]`` table (``prompts = false`` stops logging prompt text).
 
 This module is on the hook's path: it imports platformdirs (about 5 ms) and hashlib (OpenSSL,
@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from notesdb.errors import ConfigError, NotesdbError
-from notesdb.gate import Settings
+from notesdb.settings import Settings
+from notesdb.sync import DEFAULT_SKIP
 
 __all__ = ["Config", "resolve_notes", "resolve_db", "config_path", "load_config"]
 
@@ -33,7 +34,7 @@ class Config:
 
     gate: Settings = field(default_factory=Settings)
     log_prompts: bool = True
-    skip: tuple[str, ...] = ("MEMORY.md",)
+    skip: tuple[str, ...] = DEFAULT_SKIP
     path: Path | None = None  # the file they came from, if any
 
 

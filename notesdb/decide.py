@@ -9,10 +9,10 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from notesdb.gate import Decision, Settings, judge
+from notesdb.gate import Decision, Route, Settings, judge
 from notesdb.query import build_query
 from notesdb.rank import Ranking, rank
-from notesdb.store import note_count
+from notesdb.db import note_count
 
 __all__ = ["decide", "decide_with_ranking", "is_slash_command"]
 
@@ -32,13 +32,13 @@ def decide_with_ranking(
     """Like :func:`decide`, also returning the ranking the gate saw (for ``tune``)."""
     t0 = time.perf_counter()
     if is_slash_command(message):
-        d = Decision(spoken=False, route="slash-command", reasons=["slash commands are not judged"])
+        d = Decision(spoken=False, route=Route.SLASH_COMMAND, reasons=["slash commands are not judged"])
         d.elapsed_ms = (time.perf_counter() - t0) * 1000
         return d, None
     n = note_count(conn)
-    query = build_query(conn, message, n)
-    ranking = rank(conn, query)
-    d = judge(ranking, n, settings)
+    query = build_query(conn, message, n, settings)
+    ranking = rank(conn, query, settings=settings)
+    d = judge(ranking, settings)
     d.corrections = query.corrections
     d.expansions = query.expansions
     d.elapsed_ms = (time.perf_counter() - t0) * 1000
@@ -50,9 +50,9 @@ def decide(conn: sqlite3.Connection, message: str, settings: Settings | None = N
 
     Reads only; the caller syncs the index first if it wants fresh notes.
 
-    :param conn: an open notesdb database (``store.open_db``)
+    :param conn: an open notesdb database (``db.open_db``)
     :param message: the text as the person typed it, any length or content
-    :param settings: gate thresholds; defaults when None
+    :param settings: thresholds and scoring weights; defaults when None
     :returns: the decision; ``elapsed_ms`` is the wall time of this call in milliseconds
     """
     return decide_with_ranking(conn, message, settings or Settings())[0]

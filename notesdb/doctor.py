@@ -21,16 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from notesdb.errors import DatabaseDamaged, NotesdbError, SchemaTooNew
-from notesdb.store import (
-    BUSY_TIMEOUT_MS,
-    DEFAULT_SKIP,
-    SCHEMA_VERSION,
-    move_aside,
-    open_db,
-    rebuild_vocab,
-    sync,
-    walk_notes,
-)
+from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, open_db, transaction
+from notesdb.sync import DEFAULT_SKIP, SyncStats, rebuild_index, sync, walk_notes
+from notesdb.vocab import rebuild_vocab
 
 __all__ = ["Check", "Report", "diagnose", "side_files"]
 
@@ -85,11 +78,12 @@ def side_files(db_path: Path) -> list[Path]:
 
 
 def _size(n: int) -> str:
+    size: float = n
     for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return str(n)
+        if size < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return str(size)
 
 
 def _connect(db_path: Path) -> sqlite3.Connection:
@@ -116,10 +110,8 @@ def _readable(db_path: Path) -> tuple[sqlite3.Connection | None, int, str]:
         return None, 0, f"cannot be read: {e}"
 
 
-def _rebuild(db_path: Path, notes: Path, skip: tuple[str, ...]) -> tuple[sqlite3.Connection, int]:
-    conn = open_db(db_path)
-    stats = sync(conn, notes, skip=skip)
-    return conn, len(stats.added) + len(stats.renamed)
+def _indexed(stats: SyncStats) -> int:
+    return len(stats.added) + len(stats.renamed)
 
 
 def diagnose(
@@ -158,9 +150,9 @@ def _check_database(
         if not repair:
             report.add("database", PROBLEM, f"{db_path} does not exist: run 'notesdb index'")
             return None
-        conn, n = _rebuild(db_path, notes, skip)
-        report.add("database", FIXED, f"{db_path} did not exist: created it and indexed {n} notes")
-        return conn
+        fresh, stats, _ = rebuild_index(db_path, notes, skip=skip)
+        report.add("database", FIXED, f"{db_path} did not exist: created it and indexed {_indexed(stats)} notes")
+        return fresh
     if not db_path.is_file():
         report.add("database", PROBLEM, f"{db_path} is not a file")
         return None
@@ -169,9 +161,9 @@ def _check_database(
         if not repair:
             report.add("database", PROBLEM, f"{db_path} {why}")
             return None
-        moved = move_aside(db_path)
-        conn, n = _rebuild(db_path, notes, skip)
-        report.add("database", FIXED, f"{db_path} {why}: moved it to {moved.name} and rebuilt {n} notes")
+        conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
+        where = moved.name if moved else "nowhere"
+        report.add("database", FIXED, f"{db_path} {why}: moved it to {where} and rebuilt {_indexed(stats)} notes")
         return conn
     report.add("database", OK, f"{db_path} ({_size(db_path.stat().st_size)})")
     if version > SCHEMA_VERSION:
@@ -250,24 +242,24 @@ def _check_fts(report: Report, conn: sqlite3.Connection, repair: bool) -> None:
                f"integrity-check failed ({why}): rebuilt" + (f", still failing: {after}" if after else ""))  # fmt: skip
 
 
-_VOCAB_ROWS = (
-    "SELECT word, length, doc_freq, title_doc_freq, desc_doc_freq, headings_doc_freq, "
-    "meta_doc_freq, phonetic FROM vocab"
-)
+_VOCAB_ROWS = "SELECT word, length, doc_freq, phonetic FROM vocab"
+
+
+class _Undo(Exception):
+    """Raised inside a transaction to roll it back on purpose."""
 
 
 def _check_vocab(report: Report, conn: sqlite3.Connection, repair: bool) -> None:
-    conn.execute("BEGIN IMMEDIATE")
     try:
-        before = set(conn.execute(_VOCAB_ROWS))
-        words = rebuild_vocab(conn)
-        after = set(conn.execute(_VOCAB_ROWS))
-        differ = len({r[0] for r in before ^ after})
-        conn.execute("COMMIT" if repair and differ else "ROLLBACK")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        with transaction(conn):
+            before = set(conn.execute(_VOCAB_ROWS))
+            words = rebuild_vocab(conn)
+            after = set(conn.execute(_VOCAB_ROWS))
+            differ = len({r[0] for r in before ^ after})
+            if not (repair and differ):
+                raise _Undo
+    except _Undo:
+        pass
     if not differ:
         report.add("vocab", OK, f"{words} words, the same as a recount")
     elif repair:

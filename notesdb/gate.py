@@ -28,10 +28,37 @@ neighbours. They can be overridden in the ``[gate]`` table of the config file.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
-from typing import Any, Final
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Final
 
-__all__ = ["Settings", "Decision", "judge", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+from notesdb.settings import Settings
+
+if TYPE_CHECKING:
+    from notesdb.rank import Candidate, Hit, Ranking
+
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "lead", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+
+
+class Route(StrEnum):
+    """Why a decision spoke (the first three) or stayed silent: the ``route`` of a decision, as
+    logged in ``decisions.route``."""
+
+    STRONG = "strong"
+    LEAD = "lead"
+    RARE = "rare"
+    NO_TERMS = "no-terms"  # nothing searchable in the message
+    NO_MATCH = "no-match"  # no note holds a word of the message
+    TIE = "tie"  # no note leads the others
+    WEAK = "weak"  # no route's thresholds are met
+    SLASH_COMMAND = "slash-command"  # a slash command, never judged
+    NEW_INDEX = "new-index"  # the hook's index was just created and is not complete yet
+    BAD_INPUT = "bad-input"  # the hook's event had no usable prompt
+    ERROR = "error"  # the hook failed; the problem is in its fallback log
+
+
+#: The routes through which the gate speaks.
+SPOKEN: Final = frozenset({Route.STRONG, Route.LEAD, Route.RARE})
 
 #: The added line never exceeds this many characters.
 MAX_LINE_CHARS: Final = 600
@@ -40,68 +67,11 @@ MAX_NOTES: Final = 3
 
 
 @dataclass
-class Settings:
-    """Gate thresholds.
-
-    Units: *evidence* is a sum of word weights (IDF in natural-log units from the vocabulary's
-    document frequencies, times English specificity, times 1 for an exact word and less for a
-    corrected or expanded one, times the place factor); *coverage* is the top note's share of
-    the message's possible evidence (0..1); a *lead* is the ratio of the top note's evidence to
-    the second note's. Defaults were chosen with ``notesdb tune`` on the dev halves of the
-    shared labelled sets (personal, chat, tech, memory, til); README gives the figures.
-    """
-
-    #: strong route: this much evidence, from at least ``strong_words`` message words,
-    #: covering at least ``strong_coverage`` of the message
-    strong_evidence: float = 5.0
-    strong_words: int = 2
-    strong_coverage: float = 0.15
-    #: lead route: ``lead_ratio`` times the second note's evidence, with at least
-    #: ``lead_evidence`` evidence and ``lead_coverage`` coverage
-    lead_ratio: float = 1.25
-    lead_evidence: float = 4.0
-    lead_coverage: float = 0.4
-    lead_words: int = 2
-    #: rare route: the note is about a message word (title, desc or headings) whose weight is
-    #: at least ``rare_weight`` (a word in few notes and uncommon in English), and the note
-    #: covers at least ``rare_coverage`` of the message
-    rare_weight: float = 2.5
-    rare_coverage: float = 0.5
-    #: every route: the top note must lead the second by at least this ratio (a tie is a
-    #: coin toss between notes, and a coin toss is not confidence)
-    min_lead: float = 1.0
-    #: a word counts as matched when it brings at least this much evidence
-    word_evidence: float = 0.5
-    #: extra notes: coverage at least this share of the top note's, and a rare word of the
-    #: message in their title that the notes already named are not about
-    extra_share: float = 0.85
-
-    @classmethod
-    def from_mapping(cls, data: dict[str, Any]) -> "Settings":
-        """Settings from a mapping (the config file's ``[gate]`` table).
-
-        :raises ValueError: an unknown key or a value that is not a number
-        """
-        known = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            if key not in known:
-                raise ValueError(f"unknown gate setting {key!r} (known: {', '.join(sorted(known))})")
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"gate setting {key!r} must be a number, not {value!r}")
-            if value < 0 or value != value:
-                raise ValueError(f"gate setting {key!r} must be zero or more, not {value!r}")
-            values[key] = int(value) if key in ("strong_words", "lead_words") else float(value)
-        return cls(**values)
-
-
-@dataclass
 class Decision:
     """What notesdb says about one message."""
 
     spoken: bool
     notes: list[str] = field(default_factory=list)  # note paths, in order
-    titles: list[str] = field(default_factory=list)
     line: str = ""
     route: str = ""  # strong, lead, rare, or a silence reason: no-terms, no-match, weak, ...
     reasons: list[str] = field(default_factory=list)  # human-readable why
@@ -127,22 +97,23 @@ class Decision:
         }
 
 
-def _lead(top: Any, second: Any | None) -> float:
+def lead(top: Candidate, second: Candidate | None) -> float:
+    """How far the top note leads the second: the ratio of their evidence (``inf`` when there
+    is no second note or it has no evidence)."""
     if second is None or second.evidence <= 0:
         return math.inf
     return top.evidence / second.evidence
 
 
-def _rare_about(cand: Any, settings: Settings) -> list[Any]:
+def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
     """Hits in the note's title, description or headings of words heavy enough to be rare."""
     return [h for h in cand.about if h.evidence >= settings.rare_weight]
 
 
-def judge(ranking: Any, n_notes: int, settings: Settings) -> Decision:
+def judge(ranking: Ranking, settings: Settings) -> Decision:
     """Decide whether to speak about a ranking (``notesdb.rank.Ranking``).
 
     :param ranking: candidates best first, with evidence and coverage
-    :param n_notes: notes in the index
     :param settings: thresholds
     :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead`` or ``rare`` when it
         speaks, and otherwise the reason for silence: ``no-terms`` (nothing searchable),
@@ -164,48 +135,48 @@ def judge(ranking: Any, n_notes: int, settings: Settings) -> Decision:
         for c in cands[:5]
     ]
     if ranking.possible <= 0:
-        d.route = "no-terms"
+        d.route = Route.NO_TERMS
         d.reasons.append("nothing searchable in the message")
         return d
     if not cands:
-        d.route = "no-match"
+        d.route = Route.NO_MATCH
         d.reasons.append("no note holds any word of the message")
         return d
     top = cands[0]
     second = cands[1] if len(cands) > 1 else None
-    lead = _lead(top, second)
+    ahead = lead(top, second)
     rare = _rare_about(top, settings)
     words = sum(1 for h in top.hits if h.evidence >= settings.word_evidence)
     d.reasons.append(
         f"top {top.path}: evidence {top.evidence:.2f} from {words} word(s), "
-        f"coverage {top.coverage:.2f}, lead {lead:.2f}x over the second"
+        f"coverage {top.coverage:.2f}, lead {ahead:.2f}x over the second"
     )
     if rare:
         d.reasons.append(
             "about rare words: "
             + ", ".join(f"{h.word} (df {h.doc_freq}, weight {h.evidence:.2f}, in {h.place})" for h in rare)
         )
-    if lead < settings.min_lead:
-        d.route = "tie"
-        d.reasons.append(f"no clear winner: lead {lead:.2f} < {settings.min_lead}")
+    if ahead < settings.min_lead:
+        d.route = Route.TIE
+        d.reasons.append(f"no clear winner: lead {ahead:.2f} < {settings.min_lead}")
         return d
     if (
         top.evidence >= settings.strong_evidence
         and words >= settings.strong_words
         and top.coverage >= settings.strong_coverage
     ):
-        d.route = "strong"
+        d.route = Route.STRONG
     elif (
-        lead >= settings.lead_ratio
+        ahead >= settings.lead_ratio
         and words >= settings.lead_words
         and top.evidence >= settings.lead_evidence
         and top.coverage >= settings.lead_coverage
     ):
-        d.route = "lead"
+        d.route = Route.LEAD
     elif rare and top.coverage >= settings.rare_coverage:
-        d.route = "rare"
+        d.route = Route.RARE
     else:
-        d.route = "weak"
+        d.route = Route.WEAK
         d.reasons.append(
             f"no route: strong needs evidence {settings.strong_evidence} from "
             f"{settings.strong_words} words at coverage {settings.strong_coverage}; "
@@ -230,7 +201,6 @@ def judge(ranking: Any, n_notes: int, settings: Settings) -> Decision:
             d.reasons.append(f"also {c.path}: about {', '.join(h.word for h in new)}")
     d.spoken = True
     d.notes = [c.path for c in named]
-    d.titles = [c.title for c in named]
     d.line = format_line([(c.title, c.path, c.desc) for c in named])
     return d
 
@@ -239,7 +209,7 @@ def _shown_path(path: str) -> str:
     """A note path as shown in the line: one line, no quotes or brackets of its own, so that a
     file name cannot close the parentheses and pose as text of the line."""
     path = " ".join(path.split())
-    return path.translate(str.maketrans({'"': "'", "(": "[", ")": "]"}))[:200]
+    return path.translate(str.maketrans('"()', "'[]"))[:200]
 
 
 def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS) -> str:

@@ -72,6 +72,12 @@ def _parse_args(argv: list[str]) -> dict[str, str | bool]:
     return opts
 
 
+def _option(opts: dict[str, str | bool], name: str) -> str | None:
+    """A path option's value, or None when it is missing or empty."""
+    value = opts.get(name)
+    return value if isinstance(value, str) and value else None
+
+
 def _fallback_log(db_path: Path | None, record: dict[str, object]) -> None:
     """Append one JSON line to ``hook-errors.jsonl`` beside the database (mode 0600)."""
     try:
@@ -98,7 +104,8 @@ def run(raw: bytes, argv: list[str]) -> str:
     """
     t0 = time.perf_counter()
     deadline = time.monotonic() + SYNC_BUDGET_S
-    from notesdb.gate import Decision
+    from notesdb.clock import now_iso
+    from notesdb.gate import Decision, Route
 
     opts = _parse_args(argv)
     event: dict[str, object] = {}
@@ -127,11 +134,12 @@ def run(raw: bytes, argv: list[str]) -> str:
         from notesdb import config as cfg
         from notesdb.decide import decide
         from notesdb.log import record
-        from notesdb.store import open_db, sync
+        from notesdb.db import open_db
+        from notesdb.sync import sync
 
-        notes = cfg.resolve_notes(opts.get("notes") or None)  # type: ignore[arg-type]
-        db_path = cfg.resolve_db(opts.get("db") or None, notes)  # type: ignore[arg-type]
-        config = cfg.load_config(opts.get("config") or None)  # type: ignore[arg-type]
+        notes = cfg.resolve_notes(_option(opts, "notes"))
+        db_path = cfg.resolve_db(_option(opts, "db"), notes)
+        config = cfg.load_config(_option(opts, "config"))
         try:
             fresh = not db_path.exists() or db_path.stat().st_size == 0
         except OSError:
@@ -154,12 +162,12 @@ def run(raw: bytes, argv: list[str]) -> str:
                 errors.append(f"sync skipped: {type(e).__name__}: {e}")
             if fresh and (stats is None or stats.incomplete):
                 # lost or never built, and only begun: a partial index would judge unfairly
-                decision.route = "new-index"
+                decision.route = Route.NEW_INDEX
             else:
                 decision = decide(conn, prompt, config.gate)
             decision.error = "; ".join(errors)
         else:
-            decision.route = "bad-input"
+            decision.route = Route.BAD_INPUT
             decision.error = problem
         decision.elapsed_ms = (time.perf_counter() - t0) * 1000
         log_prompt = config.log_prompts and not opts.get("no_log")
@@ -180,7 +188,7 @@ def run(raw: bytes, argv: list[str]) -> str:
             _fallback_log(
                 db_path,
                 {
-                    "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "time": now_iso(),
                     "error": f"decision not logged: {type(e).__name__}: {e}",
                     "route": decision.route,
                     "notes": decision.notes,
@@ -188,11 +196,11 @@ def run(raw: bytes, argv: list[str]) -> str:
                 },
             )
     except BaseException as e:  # noqa: BLE001 - the hook must never break the assistant
-        decision = Decision(spoken=False, route="error")
+        decision = Decision(spoken=False, route=Route.ERROR)
         _fallback_log(
             db_path,
             {
-                "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "time": now_iso(),
                 "error": f"{type(e).__name__}: {e}",
                 "input_problem": problem,
                 "session_id": _text(event.get("session_id"), 200),

@@ -60,7 +60,7 @@ def _is_ours(handler: Any) -> bool:
     return (
         isinstance(handler, dict)
         and isinstance(handler.get("args"), list)
-        and handler.get("args")[:1] == ["hook"]
+        and handler["args"][:1] == ["hook"]
         and Path(str(handler.get("command", ""))).name.startswith("notesdb")
     )
 

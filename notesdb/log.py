@@ -10,17 +10,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
 from typing import Any
 
+from notesdb.clock import now_iso
 from notesdb.gate import Decision
 
-__all__ = ["record", "latest", "purge", "now_iso"]
-
-
-def now_iso() -> str:
-    """The current UTC time, ISO 8601 with milliseconds."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+__all__ = ["record", "latest", "purge"]
 
 
 def record(

@@ -1,9 +1,7 @@
 """A message -> query terms: tokens, typo corrections, prefix expansions and a safe FTS5 ``MATCH``.
 
-Tokenising follows the FTS5 ``unicode61`` tokenizer with ``remove_diacritics 2``: runs of letters
-and digits are tokens, everything else separates them, case is folded and Latin diacritics are
-removed (https://sqlite.org/fts5.html#unicode61_tokenizer). English stopwords are dropped from the
-query (they stay in the index).
+Tokens come from :func:`notesdb.text.tokenize` (FTS5 ``unicode61``). English stopwords are
+dropped from the query (they stay in the index).
 
 Each remaining token becomes a :class:`Term` with its *alternatives*: the vocabulary words it may
 stand for. A token found in the vocabulary stands for itself. A token that is not is
@@ -14,7 +12,8 @@ stand for. A token found in the vocabulary stands for itself. A token that is no
   (jellyfish; at most 1 edit for tokens of 4 to 7 letters, 2 from 8 letters, never for 3 or
   fewer; ties broken by document frequency).
 
-Corrected and expanded words count for less than exact ones (``weight`` below 1).
+Corrected and expanded words count for less than exact ones (``weight`` below 1; the
+weights and Zipf limits are fields of :class:`notesdb.settings.Settings`).
 The ``MATCH`` expression quotes every word as an FTS5 string, so no message can cause an FTS5
 syntax error (https://sqlite.org/fts5.html#full_text_query_syntax).
 """
@@ -22,20 +21,19 @@ syntax error (https://sqlite.org/fts5.html#full_text_query_syntax).
 from __future__ import annotations
 
 import math
-import re
 import sqlite3
-import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Final
 
 import jellyfish
 
+from notesdb.settings import Settings
+from notesdb.text import inflections, tokenize
+
 __all__ = [
     "Alternative",
     "Term",
     "Query",
-    "tokenize",
-    "fold",
     "build_query",
     "match_expression",
     "idf",
@@ -49,21 +47,6 @@ MAX_MESSAGE_CHARS: Final = 12_000
 MAX_TERMS: Final = 48
 #: Prefix expansions kept per token, by document frequency.
 MAX_EXPANSIONS: Final = 6
-#: Evidence weight of a word reached by a typo correction, and by a correction that tied with
-#: others at the same edit distance (an ambiguous guess); exact words weigh 1.0.
-CORRECTED_WEIGHT: Final = 0.7
-AMBIGUOUS_CORRECTED_WEIGHT: Final = 0.35
-#: Evidence weight of the plural or singular form of a message word ("plug" -> "plugs").
-INFLECTED_WEIGHT: Final = 0.9
-#: Tokens more common in English than this Zipf frequency are not expanded as prefixes
-#: ("night" is not short for "nightly"; "jelly", 3.8, may be short for "jellyfin").
-PREFIX_MAX_ZIPF: Final = 4.0
-#: Tokens more common in English than this are never corrected: "gonna" (5.3) is a word the
-#: notes lack, not a typo; "silva" (3.8) may well be one for "silvia".
-CORRECT_MAX_ZIPF: Final = 4.0
-#: Evidence weight of a word reached by prefix expansion ("merc" -> "mercedes").
-PREFIX_WEIGHT: Final = 0.7
-
 # The English stopword list of the Snowball project (https://snowballstem.org/algorithms/english/stop.txt),
 # plus apostrophe-less contractions and chat fillers that carry no topic.
 STOPWORDS: Final = frozenset(
@@ -80,53 +63,6 @@ STOPWORDS: Final = frozenset(
     ok okay yes yeah yep nope hi hey hello thanks thank please pls lol also just really maybe
     """.split()
 )
-
-#: Combining marks unicode61 reads as part of a word and then drops (its diacritic table).
-_DIACRITICS: Final = "\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331"
-#: unicode61 token characters: letters, numbers, private-use characters and those marks.
-_TOKEN_RE: Final = re.compile(
-    r"(?:[^\W_]|[" + _DIACRITICS + "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd])+"
-)
-
-
-def _fold_char(ch: str) -> str:
-    low = ch.casefold()
-    if len(low) != 1:  # unicode61 folds one character to one: ß stays ß, not ss
-        low = ch.lower()
-    parts = unicodedata.normalize("NFD", low)
-    if parts[0].isascii() and all(unicodedata.combining(c) for c in parts[1:]):
-        return parts[0]  # a Latin letter with diacritics -> its ASCII base letter
-    return "" if len(low) == 1 and unicodedata.combining(low) else low
-
-
-def fold(token: str) -> str:
-    """Fold one token as FTS5 ``unicode61 remove_diacritics 2`` does: lower case, no diacritics.
-
-    Like unicode61, only letters whose base letter is ASCII lose their diacritics (é -> e, but
-    й, ά and ø stay), case folding maps one character to one (µ -> μ, ς -> σ, ß stays) and
-    Hangul syllables are not decomposed.
-
-    :param token: a run of letters and digits
-    :returns: the folded token (may be empty if it held only combining marks)
-    """
-    if token.isascii():
-        return token.lower()
-    return "".join(_fold_char(c) for c in token)
-
-
-def tokenize(text: str) -> list[str]:
-    """Split text into folded tokens like the FTS5 ``unicode61`` tokenizer.
-
-    :param text: any text
-    :returns: tokens in order, duplicates kept
-    """
-    out = []
-    for raw in _TOKEN_RE.findall(text):
-        tok = fold(raw)
-        if tok:
-            out.append(tok)
-    return out
-
 
 def idf(doc_freq: int, n_notes: int) -> float:
     """Inverse document frequency of a word, never negative.
@@ -150,7 +86,6 @@ class Alternative:
     how: str  # "exact", "inflected", "corrected" or "prefix"
     weight: float  # evidence weight: 1.0 exact, less for corrected and prefix words
     doc_freq: int  # notes containing the word
-    meta_doc_freq: int = 0  # notes with the word in title, desc or headings
     zipf: float = 0.0  # how common the word is in general English (0: not an English word)
 
 
@@ -160,7 +95,6 @@ class Term:
 
     token: str
     alternatives: list[Alternative] = field(default_factory=list)
-    edit_distance: int = 0  # of the correction, when there is one
     zipf: float = 0.0  # how common the token is in general English (0: not an English word)
 
     @property
@@ -222,30 +156,6 @@ def match_expression(words: list[str], columns: tuple[str, ...] = ()) -> str:
     return expr
 
 
-def inflections(token: str) -> list[str]:
-    """The English plural and singular forms of a word, for matching "plug" with "plugs".
-
-    Only the regular suffixes: ``-s``, ``-es``, ``-ies``/``-y``. The index keeps words unstemmed
-    (a porter stemmer would also merge "mechanics" with "mechanic" and "general" with
-    "generic"), so this small, predictable step stands in for stemming on the query side.
-
-    :returns: candidate forms (not checked against the vocabulary), without ``token`` itself
-    """
-    if len(token) < 3 or not token.isalpha():
-        return []
-    out = [token + "s", token + "es"]
-    if token.endswith("ies") and len(token) > 4:
-        out.append(token[:-3] + "y")
-    elif token.endswith("y"):
-        out.append(token[:-1] + "ies")
-    if token.endswith("es") and len(token) > 4:
-        out.append(token[:-2])
-    # "-ics" nouns are singular fields, not plurals ("mechanics" is not "mechanic")
-    if token.endswith("s") and not token.endswith(("ss", "ics")) and len(token) > 3:
-        out.append(token[:-1])
-    return out
-
-
 def _clip(message: str) -> tuple[str, bool]:
     if len(message) <= MAX_MESSAGE_CHARS:
         return message, False
@@ -261,15 +171,13 @@ def max_edits(token: str) -> int:
     return 1 if n <= 7 else 2
 
 
-def _vocab_rows(conn: sqlite3.Connection, words: list[str]) -> dict[str, tuple[int, int]]:
-    found: dict[str, tuple[int, int]] = {}
+def _vocab_rows(conn: sqlite3.Connection, words: list[str]) -> dict[str, int]:
+    """Document frequency of each word found in ``vocab``."""
+    found: dict[str, int] = {}
     for i in range(0, len(words), 500):
         chunk = words[i : i + 500]
         marks = ",".join("?" * len(chunk))
-        for word, df, meta_df in conn.execute(
-            f"SELECT word, doc_freq, meta_doc_freq FROM vocab WHERE word IN ({marks})", chunk
-        ):
-            found[word] = (df, meta_df)
+        found.update(conn.execute(f"SELECT word, doc_freq FROM vocab WHERE word IN ({marks})", chunk))
     return found
 
 
@@ -288,7 +196,9 @@ def _range(prefix: str) -> tuple[str, str]:
     return prefix, prefix + "\U0010ffff"
 
 
-def correct(conn: sqlite3.Connection, token: str, max_distance: int = 2) -> tuple[list[Alternative], int]:
+def correct(
+    conn: sqlite3.Connection, token: str, max_distance: int = 2, settings: Settings | None = None
+) -> tuple[list[Alternative], int]:
     """Vocabulary words closest to an unknown token by Damerau-Levenshtein distance.
 
     Candidates share the token's first two letters, those two letters swapped, or its phonetic
@@ -297,6 +207,8 @@ def correct(conn: sqlite3.Connection, token: str, max_distance: int = 2) -> tupl
     returned with a lower weight because the guess is ambiguous.
 
     :param max_distance: a lower cap on the edits allowed (1 for a word that is English)
+    :param settings: the correction weights (``corrected_weight``, ``ambiguous_corrected_weight``);
+        defaults when None
     :returns: (alternatives, edit distance); ``([], 0)`` when nothing is close enough
     """
     limit = min(max_edits(token), max_distance)
@@ -304,63 +216,67 @@ def correct(conn: sqlite3.Connection, token: str, max_distance: int = 2) -> tupl
         return [], 0
     lo_len, hi_len = len(token) - limit, len(token) + limit
     prefixes = {token[:2], token[1] + token[0]}
-    rows: dict[str, tuple[int, int]] = {}
-    sql = (
-        "SELECT word, doc_freq, meta_doc_freq FROM vocab "
-        "WHERE word >= ? AND word < ? AND length BETWEEN ? AND ?"
-    )
+    rows: dict[str, int] = {}
+    sql = "SELECT word, doc_freq FROM vocab WHERE word >= ? AND word < ? AND length BETWEEN ? AND ?"
     for p in prefixes:
-        for word, df, mdf in conn.execute(sql, (*_range(p), lo_len, hi_len)):
-            rows[word] = (df, mdf)
+        rows.update(conn.execute(sql, (*_range(p), lo_len, hi_len)))
     key = jellyfish.metaphone(token)
     if key:
-        for word, df, mdf in conn.execute(
-            "SELECT word, doc_freq, meta_doc_freq FROM vocab WHERE phonetic = ? "
-            "AND length BETWEEN ? AND ?",
-            (key, lo_len, hi_len),
-        ):
-            rows[word] = (df, mdf)
-    best: list[tuple[int, int, str, int]] = []
+        rows.update(
+            conn.execute(
+                "SELECT word, doc_freq FROM vocab WHERE phonetic = ? AND length BETWEEN ? AND ?",
+                (key, lo_len, hi_len),
+            )
+        )
+    best: list[tuple[int, int, str]] = []
     best_d = limit + 1
-    for word, (df, mdf) in rows.items():
+    for word, df in rows.items():
         d = jellyfish.damerau_levenshtein_distance(token, word)
         if d > limit:
             continue
         if d < best_d:
-            best_d, best = d, [(d, df, word, mdf)]
+            best_d, best = d, [(d, df, word)]
         elif d == best_d:
-            best.append((d, df, word, mdf))
+            best.append((d, df, word))
     if not best:
         return [], 0
     best.sort(key=lambda r: (-r[1], r[2]))
-    weight = CORRECTED_WEIGHT if len(best) == 1 else AMBIGUOUS_CORRECTED_WEIGHT
-    return [Alternative(w, "corrected", weight, df, mdf) for _, df, w, mdf in best[:3]], best_d
+    s = settings or Settings()
+    weight = s.corrected_weight if len(best) == 1 else s.ambiguous_corrected_weight
+    return [Alternative(w, "corrected", weight, df) for _, df, w in best[:3]], best_d
 
 
-def expand(conn: sqlite3.Connection, token: str) -> list[Alternative]:
+def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = None) -> list[Alternative]:
     """Longer vocabulary words that start with a token of 3 or more characters ("merc" -> "mercedes").
+
+    :param settings: ``prefix_weight`` is the weight of each expansion; defaults when None
 
     :returns: up to ``MAX_EXPANSIONS`` alternatives, most frequent first
     """
     if len(token) < 3:
         return []
     rows = conn.execute(
-        "SELECT word, doc_freq, meta_doc_freq FROM vocab WHERE word > ? AND word < ? "
+        "SELECT word, doc_freq FROM vocab WHERE word > ? AND word < ? "
         "ORDER BY doc_freq DESC, word LIMIT ?",
         (*_range(token), MAX_EXPANSIONS),
     ).fetchall()
-    return [Alternative(w, "prefix", PREFIX_WEIGHT, df, mdf) for w, df, mdf in rows]
+    weight = (settings or Settings()).prefix_weight
+    return [Alternative(w, "prefix", weight, df) for w, df in rows]
 
 
-def build_query(conn: sqlite3.Connection, message: str, n_notes: int) -> Query:
+def build_query(
+    conn: sqlite3.Connection, message: str, n_notes: int, settings: Settings | None = None
+) -> Query:
     """Turn a message into a :class:`Query` against the vocabulary in ``conn``.
 
     :param conn: an open notesdb database (reads ``vocab``)
     :param message: the text as typed; only its first and last ``MAX_MESSAGE_CHARS / 2``
         characters are read
     :param n_notes: notes in the index (for IDF)
+    :param settings: the correction and expansion weights and limits; defaults when None
     :returns: the query; terms keep message order, at most ``MAX_TERMS`` of them
     """
+    s = settings or Settings()
     text, truncated = _clip(message)
     tokens = tokenize(text)
     stop: dict[str, None] = {}
@@ -376,19 +292,18 @@ def build_query(conn: sqlite3.Connection, message: str, n_notes: int) -> Query:
     english = _english(conn, set(words))
     terms: list[Term] = []
     for tok in words:
-        alts = [Alternative(tok, "exact", 1.0, *known[tok])] if tok in known else []
-        alts += [Alternative(f, "inflected", INFLECTED_WEIGHT, *known[f]) for f in forms[tok] if f in known]
-        distance = 0
+        alts = [Alternative(tok, "exact", 1.0, known[tok])] if tok in known else []
+        alts += [Alternative(f, "inflected", s.inflected_weight, known[f]) for f in forms[tok] if f in known]
         zipf = english.get(tok, 0.0)
-        if not alts and zipf < PREFIX_MAX_ZIPF:
+        if not alts and zipf < s.prefix_max_zipf:
             # a short form that starts vocabulary words ("merc") is read as such, not as a typo
-            alts = expand(conn, tok)
-        if not alts and zipf < CORRECT_MAX_ZIPF:
+            alts = expand(conn, tok, s)
+        if not alts and zipf < s.correct_max_zipf:
             # an English word the notes lack ("gonna") is not a typo of a word they have
             # an English word ("silva") may be one slip away from a note's word ("silvia"),
             # not two ("cracking" is not "crawling")
-            alts, distance = correct(conn, tok, 1 if tok in english else 2)
-        terms.append(Term(tok, alts, distance, zipf))
+            alts = correct(conn, tok, 1 if tok in english else 2, s)[0]
+        terms.append(Term(tok, alts, zipf))
     zipfs = _english(conn, {a.word for t in terms for a in t.alternatives})
     for t in terms:
         t.alternatives = [replace(a, zipf=zipfs.get(a.word, 0.0)) for a in t.alternatives]

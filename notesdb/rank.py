@@ -13,7 +13,7 @@ Every candidate gets an *evidence* score: the sum over message terms of
 ``weight * idf * specificity * place``, where ``weight`` is 1 for an exact word and less for
 a corrected or expanded one, ``specificity`` discounts everyday English words, and ``place``
 follows the column weights 3 : 2 : 2 : 1 (title 1, description and headings 2/3, body
-``BODY_PLACE``).
+``Settings.body_place``). Every weight is a field of :class:`notesdb.settings.Settings`.
 Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
 means the same for a three-word message and a pasted log.
 """
@@ -23,34 +23,15 @@ from __future__ import annotations
 import math
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final, Iterable
 
 from notesdb.query import Alternative, Query, Term, idf, match_expression
+from notesdb.settings import Settings
 
-__all__ = ["Hit", "Candidate", "Ranking", "rank", "search_sql", "BODY_PLACE"]
+__all__ = ["Hit", "Candidate", "Ranking", "rank", "search_sql", "place_weights"]
 
 #: Candidates read from FTS5 per message.
 MAX_CANDIDATES: Final = 20
-#: Share of a word's weight earned when it sits only in a note's body, not in its title,
-#: description or headings. Measured on the shared labelled sets (``notesdb tune``).
-BODY_PLACE: Final = 0.5
-#: Share of a word's weight earned by where it sits in a note, from the column weights of
-#: bm25(3, 2, 2, 1) divided by the title's 3, with the body at ``BODY_PLACE``.
-PLACE_WEIGHTS: Final = {"title": 1.0, "desc": 2 / 3, "headings": 2 / 3, "body": BODY_PLACE}
-#: Weight of a message word that is not in the vocabulary at all (and corrects or expands to
-#: nothing), relative to the IDF of a word found in no note. Such words make the message
-#: about something the notes do not hold. Words with digits (ids, times, sizes in logs) count 0.
-UNKNOWN_WEIGHT: Final = 0.5
-#: Folder size in whose IDF units evidence is measured (see :func:`scaled_idf`); the size of
-#: the labelled personal set the thresholds were tuned on.
-REFERENCE_NOTES: Final = 300
-_REFERENCE_IDF: Final = idf(0, REFERENCE_NOTES)
-#: Weight of plain numbers and short digit tokens (see :func:`shape_weight`).
-NUMBER_WEIGHT: Final = 0.3
-#: Zipf frequency at which an English word keeps half its weight, and how sharply the weight
-#: falls around it (see :func:`specificity`).
-ENGLISH_MIDPOINT: Final = 4.8
-ENGLISH_SLOPE: Final = 2.0
 #: Words held by at most this many notes are looked up in one FTS5 pass over all their notes;
 #: commoner words are looked up candidate by candidate (``rowid IN``). Only speed depends on it.
 SCAN_ALL_DOC_FREQ: Final = 200
@@ -103,10 +84,15 @@ class Ranking:
 
     candidates: list[Candidate]
     possible: float  # evidence a note holding every message term in its title would earn
-    unknown: list[str]  # message words no note holds
 
 
-def specificity(zipf: float) -> float:
+def place_weights(settings: Settings) -> dict[str, float]:
+    """Share of a word's weight earned by where it sits in a note: the column weights of
+    bm25(3, 2, 2, 1) divided by the title's 3, with the body at ``settings.body_place``."""
+    return {"title": 1.0, "desc": 2 / 3, "headings": 2 / 3, "body": settings.body_place}
+
+
+def specificity(zipf: float, settings: Settings) -> float:
     """How much a word says about a topic, from how common it is in general English (0..1).
 
     A logistic curve over the word's Zipf frequency (wordfreq: log10 of occurrences per
@@ -114,9 +100,9 @@ def specificity(zipf: float) -> float:
     document frequency in the notes, rarer words ("shield", 4.3; "fingerprint", 3.5) keep most
     of their weight, and words that are not English at all ("monswitch", 0) keep all of it.
     It plays the part of a background-corpus IDF beside the notes' own IDF. Midpoint and slope
-    were chosen with ``notesdb tune`` on the shared labelled sets.
+    are ``settings.english_midpoint`` and ``settings.english_slope``.
     """
-    return 1.0 / (1.0 + math.exp(ENGLISH_SLOPE * (zipf - ENGLISH_MIDPOINT)))
+    return 1.0 / (1.0 + math.exp(settings.english_slope * (zipf - settings.english_midpoint)))
 
 
 def search_sql() -> str:
@@ -124,7 +110,7 @@ def search_sql() -> str:
     return _SEARCH_SQL
 
 
-def word_weight(t: Term, a: Alternative, n: int) -> float:
+def word_weight(t: Term, a: Alternative, n: int, settings: Settings) -> float:
     """Weight of a message term read as vocabulary word ``a``: correction or expansion weight x
     IDF (vocabulary document frequency) x English specificity.
 
@@ -132,65 +118,72 @@ def word_weight(t: Term, a: Alternative, n: int) -> float:
     that an everyday word does not gain weight through a rare inflection ("evening" ->
     "evenings").
     """
-    return a.weight * scaled_idf(a.doc_freq, n) * specificity(max(t.zipf, a.zipf)) * shape_weight(t.token)
+    return (
+        a.weight
+        * scaled_idf(a.doc_freq, n, settings.reference_notes)
+        * specificity(max(t.zipf, a.zipf), settings)
+        * shape_weight(t.token, settings)
+    )
 
 
-def scaled_idf(doc_freq: int, n_notes: int) -> float:
+def scaled_idf(doc_freq: int, n_notes: int, reference_notes: int) -> float:
     """IDF rescaled so that a word in no note weighs the same in every index.
 
-    ``idf(df, N) * idf(0, REFERENCE_NOTES) / idf(0, N)``: in a folder of 7,000 notes every
+    ``idf(df, N) * idf(0, reference_notes) / idf(0, N)``: in a folder of 7,000 notes every
     word's raw IDF is larger than in a folder of 300, which would make the same message look
     stronger in a bigger folder. Rescaling keeps evidence (and the gate's thresholds) in the
-    units of a ``REFERENCE_NOTES``-note folder, whatever the folder's size.
+    units of a folder of ``reference_notes`` notes (``Settings.reference_notes``), whatever the folder's size.
     """
-    return idf(doc_freq, n_notes) * _REFERENCE_IDF / idf(0, n_notes)
+    return idf(doc_freq, n_notes) * idf(0, reference_notes) / idf(0, n_notes)
 
 
-def shape_weight(token: str) -> float:
+def shape_weight(token: str, settings: Settings) -> float:
     """Weight of a token by its shape: numbers say little about a topic.
 
     Plain numbers ("12", "2024") and short tokens with digits ("2x", "v4") are mostly sizes,
-    counts and dates, and a pasted listing is full of them: they weigh ``NUMBER_WEIGHT``.
+    counts and dates, and a pasted listing is full of them: they weigh ``settings.number_weight``.
     Longer mixes of letters and digits are names and part numbers ("p2571", "c250") and keep
     their full weight.
     """
     if token.isalpha():
         return 1.0
     if token.isdigit() or len(token) < 4:
-        return NUMBER_WEIGHT
+        return settings.number_weight
     return 1.0
 
 
-def _term_weight(t: Term, n: int) -> float:
-    return max(word_weight(t, a, n) for a in t.alternatives)
+def _term_weight(t: Term, n: int, settings: Settings) -> float:
+    return max(word_weight(t, a, n, settings) for a in t.alternatives)
 
 
-def rank(conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES) -> Ranking:
+def rank(
+    conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES, settings: Settings | None = None
+) -> Ranking:
     """Rank the notes for a query and measure each candidate's evidence.
 
     :param conn: an open notesdb database
     :param query: from :func:`notesdb.query.build_query`
     :param limit: candidates to read from FTS5
+    :param settings: the scoring weights; defaults when None
     :returns: candidates ordered by evidence (ties: BM25), best first
     """
+    s = settings or Settings()
     n = max(query.n_notes, 1)
-    unknown_idf = _REFERENCE_IDF * UNKNOWN_WEIGHT
+    unknown_idf = idf(0, s.reference_notes) * s.unknown_weight
     possible = 0.0
-    unknown: list[str] = []
     for t in query.terms:
         if t.known:
-            possible += _term_weight(t, n)
+            possible += _term_weight(t, n, s)
         elif t.token.isalpha():
-            possible += unknown_idf * specificity(t.zipf)
-            unknown.append(t.token)
+            possible += unknown_idf * specificity(t.zipf, s)
     words = query.words
     expr = match_expression(words)
     if not expr:
-        return Ranking([], possible, unknown)
+        return Ranking([], possible)
     rows = conn.execute(_SEARCH_SQL, (expr, limit)).fetchall()
     cands = {r[0]: Candidate(r[0], r[1], r[2], r[3], -r[4]) for r in rows}
     if not cands:
-        return Ranking([], possible, unknown)
+        return Ranking([], possible)
     ids = list(cands)
     marks = ",".join("?" * len(ids))
     # where each word sits, per candidate: one bm25() per column, non-zero where the word is
@@ -206,13 +199,15 @@ def rank(conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES) ->
         found: dict[int, str] = {}
         # FTS5 runs the MATCH once per id of an IN list: for a word in few notes it is cheaper
         # to read all its notes and keep the candidates here (the same rows either way)
+        located: Iterable[tuple[Any, ...]]
         if doc_freqs.get(w, 0) <= SCAN_ALL_DOC_FREQ:
-            rows = (r for r in conn.execute(columns, (match_expression([w]),)) if r[0] in wanted)
+            located = (r for r in conn.execute(columns, (match_expression([w]),)) if r[0] in wanted)
         else:
-            rows = conn.execute(among_ids, (match_expression([w]), *ids))
-        for rowid, t_, d_, h_ in rows:
+            located = conn.execute(among_ids, (match_expression([w]), *ids))
+        for rowid, t_, d_, h_ in located:
             found[rowid] = "title" if t_ else "desc" if d_ else "headings" if h_ else "body"
         places[w] = found
+    place_weight = place_weights(s)
     for c in cands.values():
         for t in query.terms:
             best: Hit | None = None
@@ -220,8 +215,8 @@ def rank(conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES) ->
                 place = places.get(a.word, {}).get(c.rowid)
                 if place is None:
                     continue
-                ev = word_weight(t, a, n)
-                ev *= PLACE_WEIGHTS[place]
+                ev = word_weight(t, a, n, s)
+                ev *= place_weight[place]
                 if best is None or ev > best.evidence:
                     best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev)
             if best is not None:
@@ -230,7 +225,7 @@ def rank(conn: sqlite3.Connection, query: Query, limit: int = MAX_CANDIDATES) ->
         c.coverage = c.evidence / possible if possible > 0 else 0.0
     ordered = sorted(cands.values(), key=lambda c: (-c.evidence, -c.bm25, c.path))
     _break_ties(conn, ordered, n)
-    return Ranking(ordered, possible, unknown)
+    return Ranking(ordered, possible)
 
 
 def _break_ties(conn: sqlite3.Connection, ordered: list[Candidate], n: int) -> None:

@@ -76,7 +76,8 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def indexed_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database of the personal vault, indexed once per session; copy it, never open it."""
-    from notesdb.store import open_db, sync
+    from notesdb.db import open_db
+    from notesdb.sync import sync
 
     folder = tmp_path_factory.mktemp("template")
     notes = copy_vault(folder / "vault")

@@ -43,7 +43,7 @@ def test_hook_imports_neither_platformdirs_nor_hashlib(tmp_path: Path) -> None:
     notes.mkdir()
     (notes / "a.md").write_text("# Espresso\n\nBrew at 93 C.\n")
     db = tmp_path / "n.db"
-    index = f"from notesdb.store import open_db, sync; sync(open_db({str(db)!r}), {str(notes)!r})"
+    index = f"from notesdb.db import open_db; from notesdb.sync import sync; sync(open_db({str(db)!r}), {str(notes)!r})"
     subprocess.run([sys.executable, "-c", index], check=True)
     hook = (
         "import sys\n"

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from notesdb import evaluate as ev
+from notesdb import cases as cases_mod
+from notesdb import render, tune
 from notesdb.cli import app
 from notesdb.config import load_config
 from notesdb.gate import Settings
@@ -148,7 +149,7 @@ def invoke(*args: str) -> object:
 def log_messages(t: dict[str, Path], *messages: str) -> list[int]:
     """Send messages through the hook (which logs each decision); returns the decision ids."""
     from notesdb.hook import run
-    from notesdb.store import open_db
+    from notesdb.db import open_db
 
     if not t["db"].exists():  # as after 'notesdb index': the hook then answers from the start
         assert invoke("index", *opts(t)).exit_code == 0
@@ -254,7 +255,7 @@ def test_label_and_export_round_trip(tiny: dict[str, Path], tmp_path: Path) -> N
     out = tmp_path / "labelled.jsonl"
     r = invoke("label", "export", str(out), *opts(tiny))
     assert r.exit_code == 0 and "wrote 5 cases" in r.stdout
-    cases = {c.id: c for c in ev.load_cases(out)}
+    cases = {c.id: c for c in cases_mod.load_cases(out)}
     assert {k: list(c.expect) for k, c in cases.items()} == {
         f"log/{ids[0]}": ["home/vaillant-boiler.md"],
         f"log/{ids[1]}": [],
@@ -280,19 +281,19 @@ def test_export_with_no_labels_is_an_error(tiny: dict[str, Path], tmp_path: Path
 
 def test_tune_chooses_and_writes_a_config_load_config_reads(tiny: dict[str, Path]) -> None:
     tiny["config"].write_text('[log]\nprompts = false\n\n[gate]\nextra_share = 0.4\n')
-    grid_size = len(ev.make_grid(load_config(tiny["config"]).gate))
+    grid_size = len(tune.make_grid(load_config(tiny["config"]).gate))
     r = invoke("tune", str(tiny["cases"]), *opts(tiny), "--json", "--write")
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert out["settings_tried"] == grid_size and 100 <= grid_size <= 729
     chosen = out["chosen"]["settings"]
-    assert set(chosen) == set(ev.TUNED)
+    assert set(chosen) == set(tune.TUNED)
     # c05 (wrong) holds more evidence than any hit, so every setting that names a note names
     # it too: precision stays at most 4/5 and the fallback rule picks
     assert out["chosen"]["rule"].startswith("no setting reaches")
     assert out["pareto"] and out["written"] == str(tiny["config"])
     loaded = load_config(tiny["config"])
-    assert {k: getattr(loaded.gate, k) for k in ev.TUNED} == chosen
+    assert {k: getattr(loaded.gate, k) for k in tune.TUNED} == chosen
     assert loaded.log_prompts is False and loaded.gate.extra_share == 0.4
     # eval with the written config scores exactly as tune said the chosen setting would
     r = invoke("eval", str(tiny["cases"]), *opts(tiny), "--json")
@@ -325,26 +326,27 @@ def test_tune_plot_draws_a_png(tiny: dict[str, Path], tmp_path: Path) -> None:
 
 
 def test_sweep_equals_evaluate_setting_by_setting(tiny: dict[str, Path]) -> None:
-    from notesdb.store import open_db, sync
+    from notesdb.db import open_db
+    from notesdb.sync import sync
 
     conn = open_db(tiny["db"])
     sync(conn, tiny["vault"])
-    cases = ev.load_cases(tiny["cases"])
+    cases = cases_mod.load_cases(tiny["cases"])
     base = Settings(rare_coverage=1.1)
-    grid = ev.make_grid(base, {"strong_coverage": (0.3, 1.1), "lead_coverage": (0.3, 1.1)})
+    grid = tune.make_grid(base, {"strong_coverage": (0.3, 1.1), "lead_coverage": (0.3, 1.1)})
     assert len(grid) == 3 * 3  # each axis also gets the configured value
-    results = ev.sweep(conn, cases, grid)
+    results = tune.sweep(conn, cases, grid)
     for s, summary in results:
-        expected, _ = ev.evaluate(conn, cases, s)
+        expected, _ = cases_mod.evaluate(conn, cases, s)
         expected.pop("failures")
         assert summary == expected
     # no note covers more than all of a message: coverage thresholds above 1 silence every route
     silent = [summ for s, summ in results if s.strong_coverage == s.lead_coverage == 1.1]
     assert len(silent) == 1 and silent[0]["named"] == 0 and silent[0]["precision"] is None
-    assert set(ev.default_axes(base)) == set(ev.TUNED)
-    assert 1 < len(ev.make_grid(base)) <= len(ev.DEFAULT_FACTORS) ** ev.MAX_TUNED
+    assert set(tune.default_axes(base)) == set(tune.TUNED)
+    assert 1 < len(tune.make_grid(base)) <= len(tune.DEFAULT_FACTORS) ** tune.MAX_TUNED
     with pytest.raises(ValueError):
-        ev.make_grid(Settings(), {"no_such": (1.0,)})
+        tune.make_grid(Settings(), {"no_such": (1.0,)})
 
 
 def test_choose_rule_and_pareto_front() -> None:
@@ -353,20 +355,20 @@ def test_choose_rule_and_pareto_front() -> None:
 
     a, b, c, d = (Settings(strong_coverage=v) for v in (0.5, 0.6, 0.7, 0.8))
     results = [(a, summ(0.9, 0.9, 0.9)), (b, summ(0.96, 0.7, 0.96)), (c, summ(0.99, 0.6, 0.99)), (d, summ(None, 0.0, 1.0))]
-    s, _, rule = ev.choose(results)
+    s, _, rule = tune.choose(results)
     assert s == b and rule.startswith("best hit rate with precision >= 0.95")
-    s, _, rule = ev.choose(results[:1] + results[3:])
+    s, _, rule = tune.choose(results[:1] + results[3:])
     assert s == a and rule.startswith("no setting reaches")
-    front = ev.pareto_front(results)
+    front = tune.pareto_front(results)
     assert [f[0] for f in front] == [a, b, c, d]
-    assert ev.pareto_front(results + [(Settings(strong_coverage=0.55), summ(0.8, 0.8, 0.8))]) == front
+    assert tune.pareto_front(results + [(Settings(strong_coverage=0.55), summ(0.8, 0.8, 0.8))]) == front
 
 
 def test_quantiles_and_histogram() -> None:
-    assert ev.quantiles([]) == [None] * len(ev.QUANTILES)
-    assert ev.quantiles([3.0, 1.0, 2.0], (0.0, 0.5, 1.0)) == [1.0, 2.0, 3.0]
-    assert ev.quantiles([1.0, float("inf")], (1.0,)) == [float("inf")]
-    lines = ev.text_histogram([0.05, 0.95, 2.0], [0.5], 0.0, 1.0, bins=2, width=4, marks={"t": 0.6}, top_open=True)
+    assert tune.quantiles([]) == [None] * len(tune.QUANTILES)
+    assert tune.quantiles([3.0, 1.0, 2.0], (0.0, 0.5, 1.0)) == [1.0, 2.0, 3.0]
+    assert tune.quantiles([1.0, float("inf")], (1.0,)) == [float("inf")]
+    lines = render.text_histogram([0.05, 0.95, 2.0], [0.5], 0.0, 1.0, bins=2, width=4, marks={"t": 0.6}, top_open=True)
     assert len(lines) == 2
     assert lines[0].split()[1] == "1" and lines[1].split()[1] == "2"  # 2.0 falls into the top bin
     assert lines[1].endswith("<- t 0.6")

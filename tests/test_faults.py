@@ -20,7 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notesdb.hook import MAX_LOGGED_PROMPT
-from notesdb.store import open_db, rebuild_vocab, sync, walk_notes
+from notesdb.db import open_db
+from notesdb.sync import sync, walk_notes
+from notesdb.vocab import rebuild_vocab
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 

@@ -23,7 +23,7 @@ def cand(path: str, hits: list[Hit], possible: float) -> Candidate:
 
 
 def ranking(possible: float, *cands: Candidate) -> Ranking:
-    return Ranking(list(cands), possible, [])
+    return Ranking(list(cands), possible)
 
 
 ROUTES = [
@@ -48,7 +48,7 @@ ROUTES = [
 
 @pytest.mark.parametrize("r,route", ROUTES)
 def test_routes(r: Ranking, route: str) -> None:
-    d = judge(r, 300, S)
+    d = judge(r, S)
     assert d.route == route
     assert d.spoken == (route in {"strong", "lead", "rare"})
     if d.spoken:
@@ -60,8 +60,8 @@ def test_routes(r: Ranking, route: str) -> None:
 
 def test_a_tie_can_be_made_to_stay_silent() -> None:
     r = ranking(10, cand("a.md", [hit("x", 4, "title"), hit("y", 3)], 10), cand("b.md", [hit("x", 4, "title"), hit("y", 3)], 10))
-    assert judge(r, 300, S).route == "strong"  # default min_lead 1.0: ties may speak
-    d = judge(r, 300, Settings(min_lead=1.1))
+    assert judge(r, S).route == "strong"  # default min_lead 1.0: ties may speak
+    d = judge(r, Settings(min_lead=1.1))
     assert (d.spoken, d.route) == (False, "tie")
 
 
@@ -71,11 +71,11 @@ def test_extra_note_needs_its_own_title_word_and_near_top_coverage() -> None:
     b = cand("b.md", [hit("ddc", 3), hit("ddcutil", 3, "title"), hit("z", 1.5)], 10)
     # c has a title word too, but covers only half as much
     c = cand("c.md", [hit("thing", 4, "title")], 10)
-    d = judge(ranking(10, top, b, c), 300, S)
+    d = judge(ranking(10, top, b, c), S)
     assert d.notes == ["a.md", "b.md"]
     # the same second note without a title word of its own is not named
     b2 = cand("b.md", [hit("ddc", 4, "title"), hit("z", 3.5)], 10)
-    assert judge(ranking(10, top, b2), 300, S).notes == ["a.md"]
+    assert judge(ranking(10, top, b2), S).notes == ["a.md"]
 
 
 def test_line_is_capped_and_quotes_note_text() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database, Migrations
 
-from notesdb import store
+from notesdb import db as store
 from notesdb.migrations import migrations
-from notesdb.store import open_db
+from notesdb.db import open_db
 
 SQLITE3 = shutil.which("sqlite3") or "/usr/bin/sqlite3"
 

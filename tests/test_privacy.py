@@ -16,7 +16,8 @@ import pytest
 from conftest import NOTESDB_EXE
 from test_faults import event, hook, rows
 
-from notesdb.store import open_db, sync
+from notesdb.db import open_db
+from notesdb.sync import sync
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 

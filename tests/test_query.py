@@ -9,20 +9,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notesdb import query
+from notesdb import query, text
 from notesdb.query import (
-    AMBIGUOUS_CORRECTED_WEIGHT,
-    INFLECTED_WEIGHT,
-    CORRECTED_WEIGHT,
-    PREFIX_WEIGHT,
     build_query,
     correct,
     expand,
     match_expression,
     max_edits,
-    tokenize,
 )
-from notesdb.store import note_count, open_db, sync
+from notesdb.settings import Settings
+from notesdb.text import tokenize
+
+AMBIGUOUS_CORRECTED_WEIGHT = Settings().ambiguous_corrected_weight
+INFLECTED_WEIGHT = Settings().inflected_weight
+CORRECTED_WEIGHT = Settings().corrected_weight
+PREFIX_WEIGHT = Settings().prefix_weight
+from notesdb.db import note_count, open_db
+from notesdb.sync import sync
 
 
 # --- tokenize against the real FTS5 tokenizer --------------------------------

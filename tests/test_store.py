@@ -1,4 +1,4 @@
-"""Tests for notesdb.store: opening the database and keeping it in line with a notes folder."""
+"""Tests for notesdb.db, notesdb.sync and notesdb.vocab: opening the database and keeping it in line with a notes folder."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from notesdb.errors import NotesFolderEmpty, NotesFolderMissing
-from notesdb.query import tokenize
-from notesdb.store import note_count, open_db, rebuild_vocab, sync
+from notesdb.text import tokenize
+from notesdb.db import note_count, open_db
+from notesdb.sync import sync
+from notesdb.vocab import rebuild_vocab
 
 
 @pytest.fixture
@@ -45,10 +47,9 @@ def vocab(conn: sqlite3.Connection) -> list[tuple]:
     return conn.execute("SELECT * FROM vocab ORDER BY word").fetchall()
 
 
-def vocab_row(conn: sqlite3.Connection, word: str) -> tuple[int, int, int, int, int] | None:
+def vocab_row(conn: sqlite3.Connection, word: str) -> tuple[int] | None:
     return conn.execute(
-        "SELECT doc_freq, title_doc_freq, desc_doc_freq, headings_doc_freq, meta_doc_freq "
-        "FROM vocab WHERE word = ?",
+        "SELECT doc_freq FROM vocab WHERE word = ?",
         (word,),
     ).fetchone()
 
@@ -235,8 +236,8 @@ def test_vocab_counts_follow_a_title_word(synced: tuple[Path, sqlite3.Connection
     before = vocab_row(conn, "shield")
     write(note, note.read_text().replace("name: monswitch\n", "name: monswitch shield\n", 1))
     sync(conn, vault)
-    df, title_df, desc_df, head_df, meta_df = before
-    assert vocab_row(conn, "shield") == (df + 1, title_df + 1, desc_df, head_df, meta_df + 1)
+    (df,) = before
+    assert vocab_row(conn, "shield") == (df + 1,)
     note.unlink()
     sync(conn, vault)
     assert vocab_row(conn, "shield") == before
@@ -259,29 +260,17 @@ def test_vocab_after_incremental_syncs_equals_a_rebuild(synced: tuple[Path, sqli
 
 
 def test_vocab_matches_what_fts5_indexed(indexed: tuple[Path, Path]) -> None:
-    """Every word FTS5 indexed is in vocab with the same per-column document counts."""
+    """Every word FTS5 indexed is in vocab with the same document count."""
     conn = open_db(indexed[1])
     conn.execute("CREATE VIRTUAL TABLE temp.fts_rows USING fts5vocab(main, 'notes_fts', 'row')")
-    conn.execute("CREATE VIRTUAL TABLE temp.fts_cols USING fts5vocab(main, 'notes_fts', 'col')")
     fts = dict(conn.execute("SELECT term, doc FROM temp.fts_rows"))
-    cols = {(t, c): d for t, c, d in conn.execute("SELECT term, col, doc FROM temp.fts_cols")}
-    ours = {
-        w: (df, t, d, h)
-        for w, df, t, d, h in conn.execute(
-            "SELECT word, doc_freq, title_doc_freq, desc_doc_freq, headings_doc_freq FROM vocab"
-        )
-    }
+    ours = dict(conn.execute("SELECT word, doc_freq FROM vocab"))
     # U+1F37E (Unicode 8.0) is newer than SQLite's unicode61 tables, which read it as a letter
     only_fts = {w for w in fts if w not in ours}
     assert only_fts <= {"🍾🍾"}
     assert set(ours) <= set(fts)
-    for w, (df, t, d, h) in ours.items():
-        assert (df, t, d, h) == (
-            fts[w],
-            cols.get((w, "title"), 0),
-            cols.get((w, "desc"), 0),
-            cols.get((w, "headings"), 0),
-        ), w
+    for w, df in ours.items():
+        assert df == fts[w], w
 
 
 # --- files that cannot be read well -------------------------------------------

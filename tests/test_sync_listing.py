@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from notesdb.store import open_db, sync
+from notesdb.db import open_db
+from notesdb.sync import sync
 
 
 def write(path: Path, text: str) -> None:
@@ -116,7 +117,8 @@ def test_rows_another_process_wrote_while_the_sync_waited_are_read_again(
     synced: tuple[Path, sqlite3.Connection], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The rows are read again after the lock only when another connection committed."""
-    from notesdb import parse, store
+    from notesdb import parse
+    from notesdb import sync as store
 
     vault, conn = synced
     other = open_db(tmp_path / "n.db")
@@ -151,7 +153,7 @@ def _segments(conn: sqlite3.Connection) -> int:
 def test_a_sync_that_leaves_many_segments_merges_them_and_judges_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from notesdb import store
+    from notesdb import sync as store
     from notesdb.decide import decide
 
     vault = tmp_path / "vault"

@@ -4,13 +4,15 @@ Each function is one change, applied once, in order, inside a transaction, and r
 ``_sqlite_migrations``. Every migration also sets ``PRAGMA user_version`` to its number, so the
 hook can tell with one plain ``sqlite3`` read whether anything is pending without importing
 sqlite-utils. Never edit a shipped migration: add a new one and bump
-``notesdb.store.SCHEMA_VERSION``.
+``notesdb.db.SCHEMA_VERSION``.
 
 Nothing here calls a function registered from Python: the file works in the plain ``sqlite3``
 shell and in Datasette.
 """
 
 from sqlite_utils import Database, Migrations
+
+from notesdb.vocab import english_zipf
 
 migrations = Migrations("notesdb")
 
@@ -166,44 +168,6 @@ def m005_fts_vocab(db: Database) -> None:
     db.execute("PRAGMA user_version = 5")
 
 
-def english_zipf() -> dict[str, float]:
-    """Zipf frequencies of the ~29,000 commonest English words, from wordfreq's ``small`` list.
-
-    Read straight from the package's ``small_en.msgpack.gz`` in wordfreq's documented "cB"
-    format (bucket ``i`` holds the words at ``10 ** (-i / 100)`` of all words, so Zipf is
-    ``9 - i / 100``), which avoids importing wordfreq and its text-processing dependencies (about
-    14 MB) on the hook's path; falls back to wordfreq's own API if the file is not where
-    expected. Words are folded like the FTS5 tokenizer; Zipf is rounded to 0.01.
-    """
-    try:
-        import gzip
-        import importlib.util
-        from pathlib import Path
-
-        import msgpack
-
-        spec = importlib.util.find_spec("wordfreq")
-        if spec is None or spec.origin is None:
-            raise FileNotFoundError("wordfreq")
-        with gzip.open(Path(spec.origin).parent / "data" / "small_en.msgpack.gz") as f:
-            data = msgpack.load(f, raw=False)
-        if not (isinstance(data[0], dict) and data[0].get("format") == "cB"):
-            raise ValueError("not a cB pack")
-        pairs = ((w, 9 - i / 100) for i, bucket in enumerate(data[1:]) for w in bucket)
-    except Exception:
-        import wordfreq
-
-        pairs = (
-            (w, wordfreq.freq_to_zipf(freq))
-            for w, freq in wordfreq.get_frequency_dict("en", wordlist="small").items()
-        )
-    out: dict[str, float] = {}
-    for word, zipf in pairs:
-        if word.isalnum():
-            out.setdefault(word.lower(), round(zipf, 2))
-    return out
-
-
 @migrations()
 def m006_english(db: Database) -> None:
     """``english``: how common each word is in general English, to discount everyday words."""
@@ -217,3 +181,16 @@ def m006_english(db: Database) -> None:
     )
     db.conn.executemany("INSERT INTO english(word, zipf) VALUES (?, ?)", english_zipf().items())
     db.execute("PRAGMA user_version = 6")
+
+
+@migrations()
+def m007_vocab_drop_place_counts(db: Database) -> None:
+    """``vocab``: drop the per-column document frequencies (title, desc, headings, meta).
+
+    Judgement reads only ``doc_freq``; where a word sits in a note is read from ``notes_fts``
+    per candidate (``notesdb.rank``), so these four counts were kept up to date at every sync
+    and never used.
+    """
+    for column in ("title_doc_freq", "desc_doc_freq", "headings_doc_freq", "meta_doc_freq"):
+        db.execute(f"ALTER TABLE vocab DROP COLUMN {column}")
+    db.execute("PRAGMA user_version = 7")

@@ -1,10 +1,10 @@
-"""The SQLite file: opening it safely, migrating it, and keeping it in line with the notes folder.
+"""Keeping the database in line with the notes folder: walk, listing hash, lock, batches.
 
-One database mirrors one notes folder. ``sync`` walks the folder with ``stat`` only and
-re-reads just the files whose size or mtime changed, so a sync with nothing to do costs one
-``stat`` per note and one hash of the folder's listing, compared with the hash stored when the
-index last matched the folder. Parsing (markdown-it-py, PyYAML) and migrating (sqlite-utils) are imported
-only when they are needed, which keeps the hook's usual path to the standard library.
+``sync`` walks the folder with ``stat`` only and re-reads just the files whose size or mtime
+changed, so a sync with nothing to do costs one ``stat`` per note and one hash of the folder's
+listing, compared with the hash stored when the index last matched the folder. Parsing
+(markdown-it-py, PyYAML) is imported only when a file must be parsed, which keeps the hook's
+usual path to the standard library.
 
 The notes folder is read-only to us: nothing here writes to it.
 """
@@ -16,56 +16,39 @@ import json
 import os
 import sqlite3
 import stat as statmod
-import sys
 import time
-from collections import defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Final, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Final, Iterable, Iterator
 
 try:  # hashlib's blake2b itself, without the OpenSSL that importing hashlib loads (about 2 ms)
     from _blake2 import blake2b as _blake2b
 except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import blake2b as _blake2b
 
-from notesdb.errors import (
-    DatabaseDamaged,
-    DatabaseUnavailable,
-    IndexBusy,
-    NotesFolderEmpty,
-    NotesFolderMissing,
-    SchemaTooNew,
-)
-from notesdb.query import tokenize
+from notesdb.clock import now_iso
+from notesdb.db import BUSY_TIMEOUT_MS, move_aside, open_db, transaction
+from notesdb.errors import IndexBusy, NotesFolderEmpty, NotesFolderMissing
+from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, note_row, row_words
 
-__all__ = [
-    "SCHEMA_VERSION",
-    "SyncStats",
-    "open_db",
-    "sync",
-    "walk_notes",
-    "note_count",
-    "rebuild_vocab",
-    "move_aside",
-]
+if TYPE_CHECKING:
+    from notesdb.parse import Note
 
-#: ``PRAGMA user_version`` after the last migration in ``migrations/``.
-SCHEMA_VERSION: Final = 6
+__all__ = ["DEFAULT_SKIP", "SyncStats", "sync", "walk_notes", "rebuild_index"]
+
 #: Note files read: Markdown by extension, case-insensitive.
 NOTE_SUFFIXES: Final = (".md", ".markdown")
 #: Files skipped at the notes root by default: an index already loaded into every session.
 DEFAULT_SKIP: Final = ("MEMORY.md",)
 #: Bytes read from one file at most (the parser indexes the first 1 MiB and reports the rest).
 READ_LIMIT: Final = 1024 * 1024 + 1
-#: Busy timeout in ms: how long a writer waits for another before giving up (WAL makes readers
-#: never wait). Chosen to sit under the hook's own time bound of about 1 s.
-BUSY_TIMEOUT_MS: Final = 800
-#: How long opening a database waits for another process that is migrating it.
-MIGRATION_WAIT_MS: Final = 3000
 #: Notes written per transaction during a sync, so that a long first index lets readers (and
 #: the hook) see its progress and another writer get in between batches.
 COMMIT_EVERY: Final = 500
+
+Progress = Callable[[int, int], None]
+ParseNote = Callable[[str, bytes], "Note"]
 
 
 @dataclass
@@ -86,141 +69,6 @@ class SyncStats:
     def changed(self) -> bool:
         """True when the sync wrote anything."""
         return bool(self.added or self.modified or self.renamed or self.removed)
-
-
-def _create_private(path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
-    os.close(fd)
-
-
-def open_db(
-    path: str | os.PathLike[str], *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
-) -> sqlite3.Connection:
-    """Open (and create, and migrate) a notesdb database.
-
-    The file is created readable by its owner only (0600), in WAL mode with a busy timeout of
-    ``BUSY_TIMEOUT_MS``. Pending migrations are applied (importing sqlite-utils only then).
-
-    :param path: the database file
-    :param create: create the file when missing; when False a missing file raises
-    :param busy_timeout_ms: how long a write waits for another writer (commands that are
-        not the hook wait longer)
-    :returns: a connection in autocommit mode (``isolation_level=None``)
-    :raises DatabaseUnavailable: the file cannot be created or opened (or is missing and
-        ``create`` is False)
-    :raises DatabaseDamaged: the file is not a database or fails to read
-    :raises SchemaTooNew: the file was written by a newer notesdb
-    """
-    p = Path(path)
-    try:
-        if not p.exists():
-            if not create:
-                raise DatabaseUnavailable(f"no database at {p}: run 'notesdb index' first")
-            _create_private(p)
-        conn = sqlite3.connect(p, timeout=busy_timeout_ms / 1000, isolation_level=None)
-    except DatabaseUnavailable:
-        raise
-    except (OSError, sqlite3.Error) as e:
-        raise DatabaseUnavailable(f"cannot open database {p}: {e}") from None
-    try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            conn.close()
-            raise SchemaTooNew(
-                f"database {p} has schema version {version}, newer than this notesdb "
-                f"understands ({SCHEMA_VERSION}): upgrade notesdb or use another --db"
-            )
-        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-        if mode != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        if version < SCHEMA_VERSION:
-            _migrate(conn)
-    except sqlite3.DatabaseError as e:
-        conn.close()
-        if "readonly" in str(e) or "unable to open" in str(e):
-            raise DatabaseUnavailable(f"cannot write database {p}: {e}") from None
-        if "locked" in str(e) or "busy" in str(e):  # in use, not damaged: never move it aside
-            raise DatabaseUnavailable(f"database {p} is in use by another process: try again") from None
-        raise DatabaseDamaged(f"database {p} cannot be read: {e}") from None
-    return conn
-
-
-def _migrate(conn: sqlite3.Connection) -> None:
-    # One process migrates at a time: the others wait here (a first migration takes a while,
-    # so longer than the usual busy timeout), then find nothing left to do and import nothing.
-    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
-    conn.execute(f"PRAGMA busy_timeout = {max(timeout, MIGRATION_WAIT_MS)}")
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {timeout}")
-    try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-            _apply_migrations(conn)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-def _apply_migrations(conn: sqlite3.Connection) -> None:
-    # sqlite-utils imports numpy and pandas when they are installed, only to map their types in
-    # inserts, which no migration makes. Kept out, the hook's first call on a new database is
-    # about 90 ms faster and 13 MB smaller; they stay importable for anything else.
-    hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
-    for name in hidden:
-        sys.modules[name] = None  # type: ignore[assignment]
-    try:
-        from sqlite_utils import Database
-
-        from notesdb.migrations import migrations
-    finally:
-        for name in hidden:
-            if name in sys.modules and sys.modules[name] is None:
-                del sys.modules[name]
-    migrations.apply(Database(conn))
-
-
-def move_aside(path: str | os.PathLike[str]) -> Path:
-    """Rename a damaged database (and its -wal/-shm files) to ``<name>.damaged-<UTC time>``.
-
-    Only what looks like a database is moved: a regular file that starts with the SQLite header,
-    is empty, or is named ``*.db``, ``*.sqlite`` or ``*.sqlite3``. Anything else (a note, a
-    device, ``/etc/passwd`` given by mistake) is left alone.
-
-    :returns: the new path of the database file
-    :raises DatabaseUnavailable: the path does not look like a database
-    """
-    p = Path(path)
-    if not _looks_like_database(p):
-        raise DatabaseUnavailable(
-            f"{p} is not a notesdb database and does not look like one: leaving it alone; "
-            "choose another --db"
-        )
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    target = p.with_name(f"{p.name}.damaged-{stamp}")
-    for suffix in ("-wal", "-shm"):
-        side = p.with_name(p.name + suffix)
-        if side.exists():
-            side.rename(target.with_name(target.name + suffix))
-    p.rename(target)
-    return target
-
-
-def _looks_like_database(p: Path) -> bool:
-    try:
-        st = p.lstat()
-        if not statmod.S_ISREG(st.st_mode):
-            return False
-        if st.st_size == 0 or p.suffix.lower() in (".db", ".sqlite", ".sqlite3"):
-            return True
-        with open(p, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
 
 
 def walk_notes(
@@ -289,79 +137,6 @@ def _printable(rel: str) -> str:
     return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def note_count(conn: sqlite3.Connection) -> int:
-    """Number of notes in the index."""
-    return conn.execute("SELECT count(*) FROM notes").fetchone()[0]
-
-
-def _meta_words(title: str, desc: str, headings: str) -> tuple[set[str], set[str], set[str]]:
-    return set(tokenize(title)), set(tokenize(desc)), set(tokenize(headings))
-
-
-def _row_words(row: tuple[str, str, str, str, str, str]) -> tuple[set[str], set[str], set[str], set[str]]:
-    """Word sets (title, desc, headings, all) of a note row as notes_fts indexes it."""
-    title, aliases, desc, headings, tags, body = row
-    t, d, h = _meta_words(title + " " + aliases, desc, headings + " " + tags)
-    return t, d, h, t | d | h | set(tokenize(body))
-
-
-def _add_counts(delta: dict[str, list[int]], words: tuple[set[str], ...], sign: int) -> None:
-    title, desc, headings, everything = words
-    meta = title | desc | headings
-    for w in everything:
-        c = delta[w]
-        c[0] += sign
-        if w in title:
-            c[1] += sign
-        if w in desc:
-            c[2] += sign
-        if w in headings:
-            c[3] += sign
-        if w in meta:
-            c[4] += sign
-
-
-def _apply_vocab(conn: sqlite3.Connection, delta: dict[str, list[int]]) -> None:
-    import jellyfish
-
-    rows = [
-        (w, len(w), c[0], c[1], c[2], c[3], c[4], jellyfish.metaphone(w) if w.isalpha() else "")
-        for w, c in delta.items()
-        if any(c)
-    ]
-    conn.executemany(
-        """
-        INSERT INTO vocab(word, length, doc_freq, title_doc_freq, desc_doc_freq,
-                          headings_doc_freq, meta_doc_freq, phonetic)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(word) DO UPDATE SET
-            doc_freq = doc_freq + excluded.doc_freq,
-            title_doc_freq = title_doc_freq + excluded.title_doc_freq,
-            desc_doc_freq = desc_doc_freq + excluded.desc_doc_freq,
-            headings_doc_freq = headings_doc_freq + excluded.headings_doc_freq,
-            meta_doc_freq = meta_doc_freq + excluded.meta_doc_freq
-        """,
-        rows,
-    )
-    conn.execute("DELETE FROM vocab WHERE doc_freq <= 0")
-
-
-_ROW_TEXT = "SELECT title, aliases, desc, headings, tags, body FROM notes"
-
-
-def rebuild_vocab(conn: sqlite3.Connection) -> int:
-    """Recount the whole ``vocab`` table from ``notes``.
-
-    :returns: the number of distinct words
-    """
-    delta: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
-    for row in conn.execute(_ROW_TEXT):
-        _add_counts(delta, _row_words(row), +1)
-    conn.execute("DELETE FROM vocab")
-    _apply_vocab(conn, delta)
-    return len(delta)
-
-
 def _read(path: Path) -> bytes:
     # O_NONBLOCK: a file replaced by a fifo after the walk must not hang the hook
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -377,7 +152,7 @@ def sync(
     *,
     deadline: float | None = None,
     skip: tuple[str, ...] = DEFAULT_SKIP,
-    progress: object | None = None,
+    progress: Progress | None = None,
 ) -> SyncStats:
     """Bring ``notes``, ``notes_fts`` and ``vocab`` in line with the notes folder.
 
@@ -436,8 +211,16 @@ def sync(
             indexed = _indexed(conn)
             changed = _changed(on_disk, indexed)
         changed = sorted(changed)
-        gone_hashes = {indexed[p][3] for p in indexed if p not in on_disk}
-        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        run = _Run(
+            conn=conn,
+            root=root_path,
+            on_disk=on_disk,
+            indexed=indexed,
+            gone_hashes={indexed[p][3] for p in indexed if p not in on_disk},
+            stats=stats,
+            now=now_iso("seconds"),
+            parse=parse_note,
+        )
         total = len(changed)
         done = 0
         while True:
@@ -450,16 +233,16 @@ def sync(
                     stats.incomplete = True
                     break
                 if progress is not None:
-                    progress(done, total)  # type: ignore[operator]
+                    progress(done, total)
                 rel = changed[done]
                 done += 1
-                item = _prepare(root_path, rel, on_disk[rel], indexed, gone_hashes, stats, parse_note)
+                item = _prepare(run, rel)
                 if item is not None:
                     prepared.append(item)
                     size += item.st.st_size
             finished = not stats.incomplete and done >= total
             if prepared or finished:
-                _write(conn, root_path, prepared, on_disk, finished, stats, now, parse_note)
+                _write(run, prepared, finished)
             if stats.incomplete or finished:
                 break
         stats.pending = total - done
@@ -468,7 +251,7 @@ def sync(
     finally:
         _unlock(lock)
     if progress is not None:
-        progress(done, total)  # type: ignore[operator]
+        progress(done, total)
     stats.elapsed_ms = (time.perf_counter() - t0) * 1000
     return stats
 
@@ -504,7 +287,7 @@ def _indexed(conn: sqlite3.Connection) -> _Indexed:
     }
 
 
-def _changed(on_disk: dict[str, os.stat_result], indexed: _Indexed) -> list[str]:
+def _changed(on_disk: dict[str, _Stat], indexed: _Indexed) -> list[str]:
     return [
         p
         for p, st in on_disk.items()
@@ -570,19 +353,13 @@ def _save_listing(conn: sqlite3.Connection, on_disk: dict[str, _Stat]) -> None:
     except (IndexBusy, OSError):
         return
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             if _matches(conn, on_disk):
                 conn.execute(
                     "INSERT INTO meta(key, value) VALUES ('listing_hash', ?) "
                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                     (_listing_of(on_disk),),
                 )
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
     except sqlite3.OperationalError:
         pass
     finally:
@@ -626,8 +403,23 @@ def _digest(data: bytes) -> str:
     return _blake2b(data, digest_size=16).hexdigest()
 
 
-def _stored_row(conn: sqlite3.Connection, rowid: int) -> tuple[str, str, str, str, str, str]:
-    return conn.execute(_ROW_TEXT + " WHERE id = ?", (rowid,)).fetchone()
+def _stored_row(conn: sqlite3.Connection, rowid: int) -> Row:
+    row: Row = conn.execute(ROW_TEXT + " WHERE id = ?", (rowid,)).fetchone()
+    return row
+
+
+@dataclass
+class _Run:
+    """One sync's state, shared by the steps that read, parse and write notes."""
+
+    conn: sqlite3.Connection
+    root: Path
+    on_disk: dict[str, _Stat]  # the folder as walked
+    indexed: _Indexed  # the rows as read before parsing began
+    gone_hashes: set[str]  # hashes of indexed files no longer on disk (renames keep their rows)
+    stats: SyncStats
+    now: str  # ``indexed_at`` of the rows written
+    parse: ParseNote
 
 
 @dataclass
@@ -635,101 +427,118 @@ class _Prepared:
     """One new or changed file, read (and parsed unless its bytes are already indexed)."""
 
     rel: str
-    st: os.stat_result
+    st: _Stat
     digest: str
-    note: object | None
-    words: tuple[set[str], ...] | None = None  # of the parsed note, counted outside the lock
+    note: Note | None
+    words: set[str] | None = None  # of the parsed note, counted outside the lock
 
 
-def _prepare(root_path, rel, st, indexed, gone_hashes, stats, parse_note):  # type: ignore[no-untyped-def]
-    """Read and hash one new or changed file; parse it unless its bytes are indexed already."""
+@dataclass
+class _Batch:
+    """The rows as they are inside one write transaction, and the vocabulary change it makes."""
+
+    current: _Indexed
+    gone: list[str]
+    gone_by_hash: dict[str, str]
+    delta: Counter[str] = field(default_factory=Counter)
+
+
+def _read_note(run: _Run, rel: str) -> bytes | None:
+    """A note's bytes, or None (and a problem recorded) when it cannot be read."""
     try:
-        data = _read(root_path / rel)
+        return _read(run.root / rel)
     except OSError as e:
-        stats.problems[rel] = [f"cannot be read: {e.strerror or e}"]
+        run.stats.problems[rel] = [f"cannot be read: {e.strerror or e}"]
+        return None
+
+
+def _parse(run: _Run, rel: str, data: bytes) -> Note:
+    note = run.parse(rel, data)
+    if note.problems:
+        run.stats.problems[rel] = list(note.problems)
+    return note
+
+
+def _prepare(run: _Run, rel: str) -> _Prepared | None:
+    """Read and hash one new or changed file; parse it unless its bytes are indexed already."""
+    data = _read_note(run, rel)
+    if data is None:
         return None
     digest = _digest(data)
-    same = (rel in indexed and indexed[rel][3] == digest) or (rel not in indexed and digest in gone_hashes)
-    note = None if same else parse_note(rel, data)
-    if note is not None and note.problems:
-        stats.problems[rel] = list(note.problems)
-    return _Prepared(rel, st, digest, note, _row_words(_note_row(note)) if note is not None else None)
+    indexed = run.indexed
+    same = (rel in indexed and indexed[rel][3] == digest) or (rel not in indexed and digest in run.gone_hashes)
+    if same:
+        return _Prepared(rel, run.on_disk[rel], digest, None)
+    note = _parse(run, rel, data)
+    return _Prepared(rel, run.on_disk[rel], digest, note, row_words(note_row(note)))
 
 
-def _write(conn, root_path, prepared, on_disk, finished, stats, now, parse_note):  # type: ignore[no-untyped-def]
+def _write(run: _Run, prepared: list[_Prepared], finished: bool) -> None:
     """Write prepared notes (and, when ``finished``, remove deleted ones) in one transaction.
 
     Decides against the rows as they are now, not as they were when the files were read.
     """
-    delta: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    conn = run.conn
+    with transaction(conn):
         current = _indexed(conn)
-        gone = [p for p in current if p not in on_disk]
-        gone_by_hash = {current[p][3]: p for p in gone}
+        gone = [p for p in current if p not in run.on_disk]
+        batch = _Batch(current, gone, {current[p][3]: p for p in gone})
         for item in prepared:
-            _write_one(conn, root_path, item, current, gone_by_hash, gone, delta, stats, now, parse_note)
+            _write_one(run, batch, item)
         if finished:
-            for rel in gone:
+            for rel in batch.gone:
                 rowid = current[rel][0]
-                _add_counts(delta, _row_words(_stored_row(conn, rowid)), -1)
+                add_counts(batch.delta, row_words(_stored_row(conn, rowid)), -1)
                 conn.execute("DELETE FROM notes WHERE id = ?", (rowid,))
-                stats.removed.append(rel)
-        _apply_vocab(conn, delta)
+                run.stats.removed.append(rel)
+        apply_counts(conn, batch.delta)
         conn.execute(
             "INSERT INTO meta(key, value) VALUES ('notes_root', ?) "
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (str(root_path.resolve()),),
+            (str(run.root.resolve()),),
         )
         conn.execute("DELETE FROM meta WHERE key = 'listing_hash'")
-        if finished and _matches(conn, on_disk):
-            conn.execute("INSERT INTO meta(key, value) VALUES ('listing_hash', ?)", (_listing_of(on_disk),))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        if finished and _matches(conn, run.on_disk):
+            conn.execute("INSERT INTO meta(key, value) VALUES ('listing_hash', ?)", (_listing_of(run.on_disk),))
 
 
-def _write_one(conn, root_path, item, indexed, gone_by_hash, gone, delta, stats, now, parse_note):  # type: ignore[no-untyped-def]
+def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
     """Write one prepared file (inside the caller's transaction)."""
+    conn, stats = run.conn, run.stats
     rel, st, digest, note, words = item.rel, item.st, item.digest, item.note, item.words
+    indexed = batch.current
     if rel in indexed and indexed[rel][3] == digest:
         conn.execute(
             "UPDATE notes SET size = ?, mtime_ns = ? WHERE id = ?",
             (st.st_size, st.st_mtime_ns, indexed[rel][0]),
         )
         return
-    if rel not in indexed and digest in gone_by_hash:
-        old = gone_by_hash.pop(digest)
-        gone.remove(old)
+    if rel not in indexed and digest in batch.gone_by_hash:
+        old = batch.gone_by_hash.pop(digest)
+        batch.gone.remove(old)
         conn.execute(
             "UPDATE notes SET path = ?, size = ?, mtime_ns = ?, indexed_at = ? WHERE path = ?",
-            (rel, st.st_size, st.st_mtime_ns, now, old),
+            (rel, st.st_size, st.st_mtime_ns, run.now, old),
         )
         stats.renamed.append((old, rel))
         return
     if note is None:  # the rows changed since the file was read: parse it after all
-        try:
-            data = _read(root_path / rel)
-        except OSError as e:
-            stats.problems[rel] = [f"cannot be read: {e.strerror or e}"]
+        data = _read_note(run, rel)
+        if data is None:
             return
         digest = _digest(data)
-        note = parse_note(rel, data)
+        note = _parse(run, rel, data)
         words = None
-        if note.problems:
-            stats.problems[rel] = list(note.problems)
     values = (
         rel, note.title, note.desc, note.headings, note.body, note.type,
         json.dumps(note.aliases, ensure_ascii=False),
         json.dumps(note.tags, ensure_ascii=False),
-        st.st_size, st.st_mtime_ns, digest, now,
+        st.st_size, st.st_mtime_ns, digest, run.now,
         json.dumps(note.problems, ensure_ascii=False),
     )  # fmt: skip
     if rel in indexed:
         rowid = indexed[rel][0]
-        _add_counts(delta, _row_words(_stored_row(conn, rowid)), -1)
+        add_counts(batch.delta, row_words(_stored_row(conn, rowid)), -1)
         conn.execute(
             """UPDATE notes SET path=?, title=?, desc=?, headings=?, body=?, type=?,
                aliases=?, tags=?, size=?, mtime_ns=?, hash=?, indexed_at=?, problems=?
@@ -745,15 +554,26 @@ def _write_one(conn, root_path, item, indexed, gone_by_hash, gone, delta, stats,
             values,
         )
         stats.added.append(rel)
-    _add_counts(delta, words or _row_words(_note_row(note)), +1)
+    add_counts(batch.delta, words if words is not None else row_words(note_row(note)), +1)
 
 
-def _note_row(note: object) -> tuple[str, str, str, str, str, str]:
-    return (
-        note.title,  # type: ignore[attr-defined]
-        json.dumps(note.aliases, ensure_ascii=False),  # type: ignore[attr-defined]
-        note.desc,  # type: ignore[attr-defined]
-        note.headings,  # type: ignore[attr-defined]
-        json.dumps(note.tags, ensure_ascii=False),  # type: ignore[attr-defined]
-        note.body,  # type: ignore[attr-defined]
-    )
+def rebuild_index(
+    db_path: Path,
+    notes: Path,
+    *,
+    skip: tuple[str, ...] = DEFAULT_SKIP,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    progress: Progress | None = None,
+) -> tuple[sqlite3.Connection, SyncStats, Path | None]:
+    """Move the database aside (when there is one) and index the notes into a new one.
+
+    Used by ``notesdb index --rebuild``, by ``index`` on a damaged database and by
+    ``doctor --repair``: the old file is renamed (:func:`notesdb.db.move_aside`), never deleted.
+
+    :returns: (connection to the new database, what the sync did, where the old file went or None)
+    :raises DatabaseUnavailable: the path does not look like a database, or cannot be created
+    :raises NotesFolderMissing: ``notes`` is not a readable folder
+    """
+    moved = move_aside(db_path) if db_path.exists() else None
+    conn = open_db(db_path, busy_timeout_ms=busy_timeout_ms)
+    return conn, sync(conn, notes, skip=skip, progress=progress), moved

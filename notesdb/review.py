@@ -1,0 +1,259 @@
+"""Review of the decisions log: replay logged messages with today's notes and settings, and
+label logged decisions right, wrong or missed to export them as a cases file (``notesdb.cases``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from notesdb.cases import Case
+from notesdb.errors import NotesdbError
+from notesdb.gate import Settings
+
+__all__ = [
+    "Replayed",
+    "replay",
+    "replay_summary",
+    "VERDICTS",
+    "set_label",
+    "unlabelled",
+    "labels_jsonl",
+    "export_labels",
+]
+
+
+@dataclass
+class Replayed:
+    """One logged decision, re-decided with the current notes and settings.
+
+    ``before`` and ``after`` are ``{"spoken": bool, "notes": [paths], "route": str}``.
+    """
+
+    id: int
+    time: str
+    prompt: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+    @property
+    def changed(self) -> bool:
+        """True when what the assistant is shown differs: speaking or not, or the notes named."""
+        b, a = self.before, self.after
+        return (b["spoken"], b["notes"]) != (a["spoken"], a["notes"])
+
+    @property
+    def route_changed(self) -> bool:
+        """True when the route (or the reason for silence) differs."""
+        return self.before["route"] != self.after["route"]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: id, time, prompt, before, after, changed, route_changed."""
+        return {
+            "id": self.id,
+            "time": self.time,
+            "prompt": self.prompt,
+            "before": self.before,
+            "after": self.after,
+            "changed": self.changed,
+            "route_changed": self.route_changed,
+        }
+
+
+def replay(conn: sqlite3.Connection, settings: Settings, limit: int | None = None) -> list[Replayed]:
+    """Re-decide the logged messages (decisions whose prompt was stored) with today's index.
+
+    Each prompt goes through :func:`notesdb.decide.decide`, the hook's judgement. A prompt the
+    hook stored shortened is replayed as stored.
+
+    :param conn: an open notesdb database, synced with the notes if fresh answers are wanted
+    :param settings: the gate settings to judge with
+    :param limit: replay only the newest ``limit`` decisions; None for all
+    :returns: one :class:`Replayed` per decision, newest first
+    """
+    from notesdb.decide import decide
+
+    sql = (
+        "SELECT id, time, prompt, spoken, notes, route FROM decisions "
+        "WHERE prompt IS NOT NULL ORDER BY id DESC"
+    )
+    params: tuple[Any, ...] = ()
+    if limit is not None:
+        sql += " LIMIT ?"
+        params = (limit,)
+    out = []
+    for did, when, prompt, spoken, notes, route in conn.execute(sql, params).fetchall():
+        d = decide(conn, prompt, settings)
+        before = {"spoken": bool(spoken), "notes": json.loads(notes or "[]") if spoken else [], "route": route}
+        after = {"spoken": d.spoken, "notes": list(d.notes) if d.spoken else [], "route": d.route}
+        out.append(Replayed(int(did), when, prompt, before, after))
+    return out
+
+
+def replay_summary(rows: list[Replayed]) -> dict[str, int]:
+    """Counts for :func:`replay`: ``replayed``, ``changed``, ``unchanged`` and ``route_only``
+    (unchanged answers whose route or silence reason differs; part of ``unchanged``)."""
+    changed = sum(r.changed for r in rows)
+    return {
+        "replayed": len(rows),
+        "changed": changed,
+        "unchanged": len(rows) - changed,
+        "route_only": sum(1 for r in rows if not r.changed and r.route_changed),
+    }
+
+
+#: Verdicts for a logged decision: ``right`` (what it did was right), ``wrong`` (it named a
+#: note it should not have: the note that should have come, or silence), ``missed`` (it was
+#: silent but a note covers the message).
+VERDICTS = ("right", "wrong", "missed")
+
+
+def _decision_row(conn: sqlite3.Connection, decision_id: int) -> dict[str, Any]:
+    cur = conn.execute(
+        "SELECT id, time, prompt, spoken, notes, route, label, label_note FROM decisions WHERE id = ?",
+        (decision_id,),
+    )
+    row = cur.fetchone()
+    if row is None:
+        raise NotesdbError(f"no logged decision #{decision_id} (see 'notesdb label list')")
+    item = dict(zip([c[0] for c in cur.description], row))
+    item["spoken"] = bool(item["spoken"])
+    item["notes"] = json.loads(item["notes"] or "[]") if item["spoken"] else []
+    return item
+
+
+def _check_note(conn: sqlite3.Connection, note: str) -> str:
+    path = note.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    if conn.execute("SELECT 1 FROM notes WHERE path = ?", (path,)).fetchone():
+        return path
+    import difflib
+
+    paths = [r[0] for r in conn.execute("SELECT path FROM notes")]
+    close = difflib.get_close_matches(path, paths, n=3, cutoff=0.5)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise NotesdbError(f"no note {path!r} in the index: give its path relative to the notes folder{hint}")
+
+
+def set_label(
+    conn: sqlite3.Connection, decision_id: int, verdict: str, note: str | None = None
+) -> dict[str, Any]:
+    """Mark a logged decision right, wrong or missed (a new label replaces an old one).
+
+    - ``right``: what it did was right (the first note named, or its silence); no ``note``.
+    - ``wrong``: it spoke and should not have named that note: ``note`` is the note that
+      should have come first, or None / ``""`` when it should have stayed silent.
+    - ``missed``: it stayed silent and ``note`` covers the message (required).
+
+    :param decision_id: the ``decisions.id`` (as shown by ``notesdb log`` / ``label list``)
+    :param verdict: one of :data:`VERDICTS`
+    :param note: a note path relative to the notes folder, as in the index
+    :returns: the decision as a dict (``id``, ``time``, ``prompt``, ``spoken``, ``notes``,
+        ``route``, ``label``, ``label_note``) after labelling
+    :raises NotesdbError: an unknown verdict or decision, a decision whose prompt was not
+        logged, a note not in the index, or a verdict that does not fit the decision
+        (``wrong`` on a silent one, ``missed`` on a spoken one, ``right`` with a note)
+    """
+    if verdict not in VERDICTS:
+        raise NotesdbError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
+    row = _decision_row(conn, decision_id)
+    if row["prompt"] is None:
+        raise NotesdbError(f"decision #{decision_id} has no logged message, so it cannot be labelled")
+    note = (note or "").strip()
+    if verdict == "right":
+        if note:
+            raise NotesdbError("'right' takes no --note: it says the decision was right as it was")
+    elif verdict == "wrong":
+        if not row["spoken"]:
+            raise NotesdbError(
+                f"decision #{decision_id} was silent: label it 'missed --note PATH' if a note covers it"
+            )
+        if note:
+            note = _check_note(conn, note)
+            if row["notes"] and note == row["notes"][0]:
+                raise NotesdbError(f"{note} is the note it named first: label it 'right' instead")
+    else:
+        if row["spoken"]:
+            raise NotesdbError(
+                f"decision #{decision_id} spoke: label it 'wrong --note PATH' if another note should have come"
+            )
+        if not note:
+            raise NotesdbError("'missed' needs --note PATH: the note that covers the message")
+        note = _check_note(conn, note)
+    conn.execute("UPDATE decisions SET label = ?, label_note = ? WHERE id = ?", (verdict, note, decision_id))
+    return _decision_row(conn, decision_id)
+
+
+def unlabelled(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]]:
+    """The newest logged decisions with a message and no label, newest first.
+
+    :returns: dicts with ``id``, ``time``, ``prompt``, ``spoken``, ``notes`` (list), ``route``,
+        ``label``, ``label_note``
+    """
+    ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT id FROM decisions WHERE prompt IS NOT NULL AND label = '' ORDER BY id DESC LIMIT ?",
+            (limit,),
+        )
+    ]
+    return [_decision_row(conn, i) for i in ids]
+
+
+def _labelled(conn: sqlite3.Connection) -> list[tuple[Case, str]]:
+    ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT id FROM decisions WHERE label != '' AND prompt IS NOT NULL ORDER BY id"
+        )
+    ]
+    out = []
+    for i in ids:
+        row = _decision_row(conn, i)
+        label, note, named = row["label"], row["label_note"], row["notes"]
+        said = f"named {named[0]}" if row["spoken"] and named else "silent"
+        if label == "right":
+            expect = [named[0]] if row["spoken"] and named else []
+        elif label == "wrong":
+            expect = [note] if note else []
+        elif label == "missed":
+            expect = [note] if note else []
+        else:
+            continue
+        why = f"logged decision #{i} at {row['time'][:19]}: {said}, labelled {label}"
+        kind = "hit" if expect else "quiet-uncovered"
+        out.append((Case(f"log/{i}", row["prompt"], tuple(expect), kind), why))
+    return out
+
+
+def labels_jsonl(conn: sqlite3.Connection) -> tuple[str, list[Case]]:
+    """The labelled decisions as the text of a cases file (FORMAT.md), and the cases."""
+    pairs = _labelled(conn)
+    lines = [
+        json.dumps(
+            {"id": c.id, "message": c.message, "expect": list(c.expect), "kind": c.kind, "why": why},
+            ensure_ascii=False,
+        )
+        for c, why in pairs
+    ]
+    return "".join(line + "\n" for line in lines), [c for c, _ in pairs]
+
+
+def export_labels(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> list[Case]:
+    """Write the labelled decisions to a cases file (replacing it) that :func:`load_cases` reads.
+
+    :returns: the cases written
+    :raises NotesdbError: the file cannot be written
+    """
+    text, cases = labels_jsonl(conn)
+    p = Path(path)
+    try:
+        p.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise NotesdbError(f"cannot write {p}: {e.strerror or e}") from None
+    return cases
