@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from notesdb.settings import Settings
@@ -40,21 +39,22 @@ if TYPE_CHECKING:
 __all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "lead", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
-class Route(StrEnum):
+class Route:
     """Why a decision spoke (the first three) or stayed silent: the ``route`` of a decision, as
-    logged in ``decisions.route``."""
+    logged in ``decisions.route``. Plain strings (not an Enum, whose class costs the hook
+    time on every message)."""
 
-    STRONG = "strong"
-    LEAD = "lead"
-    RARE = "rare"
-    NO_TERMS = "no-terms"  # nothing searchable in the message
-    NO_MATCH = "no-match"  # no note holds a word of the message
-    TIE = "tie"  # no note leads the others
-    WEAK = "weak"  # no route's thresholds are met
-    SLASH_COMMAND = "slash-command"  # a slash command, never judged
-    NEW_INDEX = "new-index"  # the hook's index was just created and is not complete yet
-    BAD_INPUT = "bad-input"  # the hook's event had no usable prompt
-    ERROR = "error"  # the hook failed; the problem is in its fallback log
+    STRONG: Final = "strong"
+    LEAD: Final = "lead"
+    RARE: Final = "rare"
+    NO_TERMS: Final = "no-terms"  # nothing searchable in the message
+    NO_MATCH: Final = "no-match"  # no note holds a word of the message
+    TIE: Final = "tie"  # no note leads the others
+    WEAK: Final = "weak"  # no route's thresholds are met
+    SLASH_COMMAND: Final = "slash-command"  # a slash command, never judged
+    NEW_INDEX: Final = "new-index"  # the hook's index was just created and is not complete yet
+    BAD_INPUT: Final = "bad-input"  # the hook's event had no usable prompt
+    ERROR: Final = "error"  # the hook failed; the problem is in its fallback log
 
 
 #: The routes through which the gate speaks.

@@ -408,18 +408,31 @@ def _stored_row(conn: sqlite3.Connection, rowid: int) -> Row:
     return row
 
 
-@dataclass
 class _Run:
-    """One sync's state, shared by the steps that read, parse and write notes."""
+    """One sync's state, shared by the steps that read, parse and write notes. (A plain class:
+    a dataclass costs the hook its creation time on every message.)"""
 
-    conn: sqlite3.Connection
-    root: Path
-    on_disk: dict[str, _Stat]  # the folder as walked
-    indexed: _Indexed  # the rows as read before parsing began
-    gone_hashes: set[str]  # hashes of indexed files no longer on disk (renames keep their rows)
-    stats: SyncStats
-    now: str  # ``indexed_at`` of the rows written
-    parse: ParseNote
+    __slots__ = ("conn", "root", "on_disk", "indexed", "gone_hashes", "stats", "now", "parse")
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        root: Path,
+        on_disk: dict[str, _Stat],  # the folder as walked
+        indexed: _Indexed,  # the rows as read before parsing began
+        gone_hashes: set[str],  # hashes of indexed files no longer on disk (renames keep rows)
+        stats: SyncStats,
+        now: str,  # ``indexed_at`` of the rows written
+        parse: ParseNote,
+    ) -> None:
+        self.conn = conn
+        self.root = root
+        self.on_disk = on_disk
+        self.indexed = indexed
+        self.gone_hashes = gone_hashes
+        self.stats = stats
+        self.now = now
+        self.parse = parse
 
 
 @dataclass
@@ -433,14 +446,16 @@ class _Prepared:
     words: set[str] | None = None  # of the parsed note, counted outside the lock
 
 
-@dataclass
 class _Batch:
     """The rows as they are inside one write transaction, and the vocabulary change it makes."""
 
-    current: _Indexed
-    gone: list[str]
-    gone_by_hash: dict[str, str]
-    delta: Counter[str] = field(default_factory=Counter)
+    __slots__ = ("current", "gone", "gone_by_hash", "delta")
+
+    def __init__(self, current: _Indexed, gone: list[str], gone_by_hash: dict[str, str]) -> None:
+        self.current = current
+        self.gone = gone
+        self.gone_by_hash = gone_by_hash
+        self.delta: Counter[str] = Counter()
 
 
 def _read_note(run: _Run, rel: str) -> bytes | None:

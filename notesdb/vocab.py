@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from notesdb.text import tokenize
 
-__all__ = ["NoteText", "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf"]
+if TYPE_CHECKING:  # the parser is imported only when a note is parsed
+    from notesdb.parse import Note
+
+__all__ = ["note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf"]
 
 #: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order.
 ROW_TEXT = "SELECT title, aliases, desc, headings, tags, body FROM notes"
@@ -24,18 +27,7 @@ ROW_TEXT = "SELECT title, aliases, desc, headings, tags, body FROM notes"
 Row = tuple[str, str, str, str, str, str]
 
 
-class NoteText(Protocol):
-    """The parts of a parsed note (``notesdb.parse.Note``) that are indexed."""
-
-    title: str
-    desc: str
-    headings: str
-    body: str
-    aliases: list[str]
-    tags: list[str]
-
-
-def note_row(note: NoteText) -> Row:
+def note_row(note: Note) -> Row:
     """A parsed note as the text columns of its ``notes`` row (aliases and tags as JSON)."""
     return (
         note.title,
