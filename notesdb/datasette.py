@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import signal
 import subprocess
 import sys
 import tempfile
@@ -68,7 +69,8 @@ def serve_command(db_path: Path, metadata_file: Path, extra: Sequence[str] = ())
 
 
 def serve(db_path: Path, extra: Sequence[str] = ()) -> int:
-    """Run Datasette on ``db_path`` with notesdb's metadata until it stops; returns its exit code.
+    """Run Datasette on ``db_path`` with notesdb's metadata until it stops; returns its exit code
+    (``128 + N`` when signal N ended it, as shells report it).
 
     The database is opened as Datasette opens any file: read-only for browsing and queries, so
     the hook can keep writing decisions meanwhile.
@@ -83,7 +85,20 @@ def serve(db_path: Path, extra: Sequence[str] = ()) -> int:
         meta = Path(tmp) / "metadata.json"
         meta.write_text(json.dumps(metadata(db_path), indent=2, ensure_ascii=False), encoding="utf-8")
         proc = subprocess.Popen(serve_command(db_path, meta, extra))
+
+        def forward(signum: int, _frame: object) -> None:
+            proc.send_signal(signum)
+
+        # Stopping notesdb stops Datasette: without this, SIGTERM would leave it serving.
+        stops = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+        previous = {sig: signal.signal(sig, forward) for sig in stops}
         try:
-            return proc.wait()
-        except KeyboardInterrupt:  # Ctrl-C reaches Datasette too; let it finish
-            return proc.wait()
+            while True:
+                try:
+                    code = proc.wait()
+                    return 128 - code if code < 0 else code  # killed by signal N: 128 + N, as shells say
+                except KeyboardInterrupt:  # Ctrl-C reaches Datasette too; let it finish
+                    continue
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -79,6 +81,37 @@ class Site:
             conn.close()
 
 
+def _start(notes: Path, db: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    """Run ``notesdb datasette`` on a free port; returns the process and its base URL once it answers."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(NOTESDB_EXE), "datasette", "--notes", str(notes), "--db", str(db), "--", "--port", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/-/versions.json", timeout=5):
+                return proc, base
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(f"notesdb datasette exited {proc.returncode}: {proc.stderr.read()}")  # type: ignore[union-attr]
+            if time.monotonic() > deadline:
+                _stop(proc)
+                pytest.fail("Datasette did not answer in time")
+            time.sleep(0.2)
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     if not NOTESDB_EXE.exists():
@@ -107,32 +140,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                         "--notes", str(notes), "--db", str(db), env=env)
         assert done.returncode == 0, done.stderr
 
-    port = _free_port()
-    proc = subprocess.Popen(
-        [str(NOTESDB_EXE), "datasette", "--notes", str(notes), "--db", str(db), "--", "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )
-    base = f"http://127.0.0.1:{port}"
+    proc, base = _start(notes, db, env)
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/-/versions.json", timeout=5):
-                    break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"notesdb datasette exited {proc.returncode}: {proc.stderr.read()}")
-                if time.monotonic() > deadline:
-                    pytest.fail("Datasette did not answer in time")
-                time.sleep(0.2)
         yield Site(base, db, notes, decisions)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _stop(proc)
 
 
 def test_search_query_ranks_by_weighted_bm25(site: Site) -> None:
@@ -260,3 +272,19 @@ def test_missing_datasette_is_one_error_line(tmp_path: Path) -> None:
     assert done.stderr == "Error: Datasette is not installed: pip install 'notesdb[datasette]'\n"
     assert done.stdout == ""
     assert not (tmp_path / "x.db").exists()
+
+
+def test_stopping_the_command_stops_datasette(tmp_path: Path) -> None:
+    """SIGTERM to ``notesdb datasette`` reaches Datasette: the port closes, the metadata goes."""
+    env = _env(tmp_path)
+    db = tmp_path / "x.db"
+    tmp_dirs = set(Path(tempfile.gettempdir()).glob("notesdb-datasette-*"))
+    proc, base = _start(EXAMPLES, db, env)
+    assert len(set(Path(tempfile.gettempdir()).glob("notesdb-datasette-*")) - tmp_dirs) == 1
+    with urllib.request.urlopen(f"{base}/-/metadata.json", timeout=30) as r:
+        assert list(json.load(r)["databases"]) == ["x"]
+    _stop(proc)
+    assert proc.returncode in (0, 128 + signal.SIGTERM)  # Datasette stopped, or ended by the signal
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"{base}/-/versions.json", timeout=5)
+    assert set(Path(tempfile.gettempdir()).glob("notesdb-datasette-*")) <= tmp_dirs
