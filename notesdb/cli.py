@@ -664,6 +664,28 @@ def tune_cmd(
         typer.echo(f"(--write saves them to {cfg.config_path(config)})")
 
 
+@app.command("datasette", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def datasette_cmd(
+    ctx: typer.Context,
+    notes: NotesOpt = None,
+    db: DbOpt = None,
+    config: ConfigOpt = None,
+    metadata_only: Annotated[bool, typer.Option("--metadata", help="Print the Datasette metadata for this database (for datasette -m) instead.")] = False,
+) -> None:
+    """Browse the database in Datasette: ranked search and canned queries (needs notesdb[datasette]).
+    Further options go to datasette serve, e.g. notesdb datasette -- --port 8010 --open."""
+    from notesdb import datasette as ds
+
+    if not metadata_only and not ds.installed():
+        fail(f"Datasette is not installed: {ds.INSTALL_HINT}")
+    o = _open(notes, db, config)
+    o.conn.close()
+    if metadata_only:
+        typer.echo(json.dumps(ds.metadata(o.db_path), indent=2, ensure_ascii=False))
+        return
+    raise typer.Exit(ds.serve(o.db_path, ctx.args))
+
+
 @app.command("doctor")
 def doctor_cmd(
     notes: NotesOpt = None,
