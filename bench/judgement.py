@@ -10,8 +10,8 @@ Sets (``--sets``, comma-separated; default: all but ``tech``):
 - ``chat``, ``memory``, ``til``, ``tech``: built at run time by
   ``python shared/eval/make_sets.py TMP --sets ...`` into a temporary directory that is deleted
   at the end (``memory`` derives from CC BY-NC data: it is never written anywhere else).
-  ``tech`` is large (8,000 notes, about 1,000 cases in the dev half): it is left out unless
-  named, and costs a few minutes;
+  ``tech`` is large (7,219 notes, about 2,300 cases in the dev half): it is left out unless
+  named; it adds about 30 s (index and both halves, measured on a 2-core machine);
 - ``folders``, ``tiny``, ``household2``: ``tests/data/<set>`` of this repository.
 
 The split. ``make_sets.py`` already keeps only its dev half (``sha1(id)`` ending in an even hex
