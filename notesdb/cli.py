@@ -279,41 +279,52 @@ def hook(
     raise typer.Exit(hook_main(args))
 
 
+ClientOpt = Annotated[str, typer.Option("--client", help="claude, codex or gemini.")]
+
+
 @hook_app.command("install")
 def hook_install(
     notes: NotesOpt = None,
     db: DbOpt = None,
-    scope: Annotated[str, typer.Option("--scope", help="user (~/.claude/settings.json) or project (.claude/settings.json).")] = "user",
-    timeout: Annotated[int, typer.Option("--timeout", min=1, help="Seconds Claude Code waits for the hook.")] = 10,
+    client: ClientOpt = "claude",
+    scope: Annotated[str, typer.Option("--scope", help="user, project (shared, committed) or local (claude only: .claude/settings.local.json).")] = "user",
+    timeout: Annotated[int, typer.Option("--timeout", min=1, help="Seconds the assistant waits for the hook.")] = 10,
 ) -> None:
-    """Add the hook to Claude Code's settings (idempotent; keeps every other setting)."""
-    from notesdb.install import install
+    """Add the hook to an assistant's settings (idempotent; keeps every other setting)."""
+    from notesdb.install import install, settings_path
 
     try:
+        settings_path(scope, client)  # a bad client or scope stops before any indexing
         folder = notes_folder(notes)
         db_path = cfg.resolve_db(db, folder).resolve()
         # build the index first: the first message is then judged against every note, and a
         # database that cannot be written stops the install before a broken hook is added
         o = Opened(folder, db_path, None, progress=True)
         count = o.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
-        path, entry = install(folder.resolve(), db_path, scope, timeout)
+        done = install(folder.resolve(), db_path, scope, timeout, client=client)
     except NotesdbError as e:
         fail(str(e))
         return
-    typer.echo(f"wrote to {path}:")
-    typer.echo(json.dumps(entry, indent=2))
-    typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {db_path}")
+    if done.changed:
+        typer.echo(f"wrote to {done.path}:")
+        typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=False))
+        typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {db_path}")
+    else:
+        typer.echo(f"already installed in {done.path}, unchanged ({count} note{'s' if count != 1 else ''} in {db_path})")
+    for line in done.advice:
+        typer.echo(line)
 
 
 @hook_app.command("uninstall")
 def hook_uninstall(
-    scope: Annotated[str, typer.Option("--scope", help="user or project.")] = "user",
+    client: ClientOpt = "claude",
+    scope: Annotated[str, typer.Option("--scope", help="user, project or local.")] = "user",
 ) -> None:
-    """Remove the notesdb hook from Claude Code's settings (and nothing else)."""
+    """Remove the notesdb hook from an assistant's settings (and nothing else)."""
     from notesdb.install import uninstall
 
     try:
-        path, removed = uninstall(scope)
+        path, removed = uninstall(scope, client=client)
     except NotesdbError as e:
         fail(str(e))
         return
