@@ -224,7 +224,7 @@ def search(
 
 @app.command()
 def check(
-    message: Annotated[str, typer.Argument(help="The message, as typed.")],
+    message: Annotated[str, typer.Argument(help="The message, as typed; - reads it from stdin (any length).")],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -234,8 +234,10 @@ def check(
     """Print the line notesdb would add for MESSAGE, or say that it stays silent."""
     from notesdb.decide import decide
 
+    if message == "-":
+        message = sys.stdin.buffer.read().decode("utf-8", "replace")
     o = _open(notes, db, config)
-    d = decide(o.conn, message, o.config.gate)
+    d = decide(o.conn, message, o.config.gate, str(o.notes.resolve()))
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=False))
         return
@@ -769,12 +771,17 @@ def doctor_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Check the database against the notes folder; exit 0 when healthy, 1 when problems remain."""
-    from notesdb.doctor import diagnose
+    import os
+
+    from notesdb.doctor import diagnose, diagnose_hooks
 
     try:
         conf = cfg.load_config(config)
-        folder = cfg.resolve_notes(notes)
-        report = diagnose(folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair)
+        if notes is None and db is None and not os.environ.get("NOTESDB_NOTES"):
+            report = diagnose_hooks()  # no folder named: the installed hook entries
+        else:
+            folder = cfg.resolve_notes(notes)
+            report = diagnose(folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair)
     except NotesdbError as e:
         fail(str(e))
         return
