@@ -380,8 +380,9 @@ def build_query(conn: sqlite3.Connection, message: str, n_notes: int) -> Query:
         alts += [Alternative(f, "inflected", INFLECTED_WEIGHT, *known[f]) for f in forms[tok] if f in known]
         distance = 0
         zipf = english.get(tok, 0.0)
-        if not alts and zipf < PREFIX_MAX_ZIPF:
-            # a short form that starts vocabulary words ("merc") is read as such, not as a typo
+        if not alts and zipf < PREFIX_MAX_ZIPF and not tok.isdigit():
+            # a short form that starts vocabulary words ("merc") is read as such, not as a typo;
+            # a number is only ever itself ("754" is not short for "7543186180422")
             alts = expand(conn, tok)
         if not alts and zipf < CORRECT_MAX_ZIPF:
             # an English word the notes lack ("gonna") is not a typo of a word they have
@@ -393,9 +394,11 @@ def build_query(conn: sqlite3.Connection, message: str, n_notes: int) -> Query:
     for t in terms:
         t.alternatives = [replace(a, zipf=zipfs.get(a.word, 0.0)) for a in t.alternatives]
     if len(terms) > MAX_TERMS:
-        # keep the most informative: known rare words first, then the rest in message order
-        def rarity(t: Term) -> float:
-            return min((a.doc_freq for a in t.alternatives), default=n_notes + 1)
+        # keep the most informative: known rare words first, then the rest in message order;
+        # bare numbers last, so that a pasted log's numbers never push out the words of the
+        # question (numbers say little about a topic: ``rank.shape_weight``)
+        def rarity(t: Term) -> tuple[bool, float]:
+            return t.token.isdigit(), min((a.doc_freq for a in t.alternatives), default=n_notes + 1)
 
         keep = set(id(t) for t in sorted(terms, key=rarity)[:MAX_TERMS])
         terms = [t for t in terms if id(t) in keep]
