@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from notesdb.errors import DatabaseDamaged, NotesdbError, SchemaTooNew
+from notesdb.errors import DatabaseDamaged, SchemaTooNew
 from notesdb.store import (
     BUSY_TIMEOUT_MS,
     DEFAULT_SKIP,
