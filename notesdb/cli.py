@@ -254,7 +254,7 @@ def search(
 
 @app.command()
 def check(
-    message: Annotated[str, typer.Argument(help="The message, as typed.")],
+    message: Annotated[str, typer.Argument(help="The message, as typed; - reads it from stdin (any length).")],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -264,8 +264,10 @@ def check(
     """Print the line notesdb would add for MESSAGE, or say that it stays silent."""
     from notesdb.decide import decide
 
+    if message == "-":
+        message = sys.stdin.buffer.read().decode("utf-8", "replace")
     o = _open(notes, db, config)
-    d = decide(o.conn, message, o.config.gate)
+    d = decide(o.conn, message, o.config.gate, str(o.notes.resolve()))
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=False))
         return
@@ -309,41 +311,52 @@ def hook(
     raise typer.Exit(hook_main(args))
 
 
+ClientOpt = Annotated[str, typer.Option("--client", help="claude, codex or gemini.")]
+
+
 @hook_app.command("install")
 def hook_install(
     notes: NotesOpt = None,
     db: DbOpt = None,
-    scope: Annotated[str, typer.Option("--scope", help="user (~/.claude/settings.json) or project (.claude/settings.json).")] = "user",
-    timeout: Annotated[int, typer.Option("--timeout", min=1, help="Seconds Claude Code waits for the hook.")] = 10,
+    client: ClientOpt = "claude",
+    scope: Annotated[str, typer.Option("--scope", help="user, project (shared, committed) or local (claude only: .claude/settings.local.json).")] = "user",
+    timeout: Annotated[int, typer.Option("--timeout", min=1, help="Seconds the assistant waits for the hook.")] = 10,
 ) -> None:
-    """Add the hook to Claude Code's settings (idempotent; keeps every other setting)."""
-    from notesdb.install import install
+    """Add the hook to an assistant's settings (idempotent; keeps every other setting)."""
+    from notesdb.install import install, settings_path
 
     try:
+        settings_path(scope, client)  # a bad client or scope stops before any indexing
         folder = notes_folder(notes)
         db_path = cfg.resolve_db(db, folder).resolve()
         # build the index first: the first message is then judged against every note, and a
         # database that cannot be written stops the install before a broken hook is added
         o = Opened(folder, db_path, None, progress=True)
         count = o.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
-        path, entry = install(folder.resolve(), db_path, scope, timeout)
+        done = install(folder.resolve(), db_path, scope, timeout, client=client)
     except NotesdbError as e:
         fail(str(e))
         return
-    typer.echo(f"wrote to {path}:")
-    typer.echo(json.dumps(entry, indent=2))
-    typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {db_path}")
+    if done.changed:
+        typer.echo(f"wrote to {done.path}:")
+        typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=False))
+        typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {db_path}")
+    else:
+        typer.echo(f"already installed in {done.path}, unchanged ({count} note{'s' if count != 1 else ''} in {db_path})")
+    for line in done.advice:
+        typer.echo(line)
 
 
 @hook_app.command("uninstall")
 def hook_uninstall(
-    scope: Annotated[str, typer.Option("--scope", help="user or project.")] = "user",
+    client: ClientOpt = "claude",
+    scope: Annotated[str, typer.Option("--scope", help="user, project or local.")] = "user",
 ) -> None:
-    """Remove the notesdb hook from Claude Code's settings (and nothing else)."""
+    """Remove the notesdb hook from an assistant's settings (and nothing else)."""
     from notesdb.install import uninstall
 
     try:
-        path, removed = uninstall(scope)
+        path, removed = uninstall(scope, client=client)
     except NotesdbError as e:
         fail(str(e))
         return
@@ -695,12 +708,17 @@ def doctor_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Check the database against the notes folder; exit 0 when healthy, 1 when problems remain."""
-    from notesdb.doctor import diagnose
+    import os
+
+    from notesdb.doctor import diagnose, diagnose_hooks
 
     try:
         conf = cfg.load_config(config)
-        folder = cfg.resolve_notes(notes)
-        report = diagnose(folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair)
+        if notes is None and db is None and not os.environ.get("NOTESDB_NOTES"):
+            report = diagnose_hooks()  # no folder named: the installed hook entries
+        else:
+            folder = cfg.resolve_notes(notes)
+            report = diagnose(folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair)
     except NotesdbError as e:
         fail(str(e))
         return

@@ -27,7 +27,7 @@ def is_slash_command(message: str) -> bool:
 
 
 def decide_with_ranking(
-    conn: sqlite3.Connection, message: str, settings: Settings
+    conn: sqlite3.Connection, message: str, settings: Settings, folder: str | None = None
 ) -> tuple[Decision, Ranking | None]:
     """Like :func:`decide`, also returning the ranking the gate saw (for ``tune``)."""
     t0 = time.perf_counter()
@@ -38,14 +38,16 @@ def decide_with_ranking(
     n = note_count(conn)
     query = build_query(conn, message, n, settings)
     ranking = rank(conn, query, settings=settings)
-    d = judge(ranking, settings)
+    d = judge(ranking, settings, folder)
     d.corrections = query.corrections
     d.expansions = query.expansions
     d.elapsed_ms = (time.perf_counter() - t0) * 1000
     return d, ranking
 
 
-def decide(conn: sqlite3.Connection, message: str, settings: Settings | None = None) -> Decision:
+def decide(
+    conn: sqlite3.Connection, message: str, settings: Settings | None = None, folder: str | None = None
+) -> Decision:
     """Do the notes in ``conn`` cover anything in ``message``?
 
     Reads only; the caller syncs the index first if it wants fresh notes.
@@ -53,6 +55,8 @@ def decide(conn: sqlite3.Connection, message: str, settings: Settings | None = N
     :param conn: an open notesdb database (``db.open_db``)
     :param message: the text as the person typed it, any length or content
     :param settings: thresholds and scoring weights; defaults when None
+    :param folder: the notes folder's absolute path: the line then names each note by its
+        absolute path (the assistant runs elsewhere); ``Decision.notes`` stay relative
     :returns: the decision; ``elapsed_ms`` is the wall time of this call in milliseconds
     """
-    return decide_with_ranking(conn, message, settings or Settings())[0]
+    return decide_with_ranking(conn, message, settings or Settings(), folder)[0]

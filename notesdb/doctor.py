@@ -9,6 +9,11 @@ the notes. A database written by a newer notesdb is left alone.
 Problems inside notes (bad YAML, undecodable bytes, unreadable files) are reported as
 warnings: they are the person's files, which notesdb never writes, and the rest of the folder
 is indexed regardless.
+
+Every notesdb hook entry found in an assistant's settings files (:func:`check_hooks`) is
+checked too: the program it starts must exist (a deleted virtualenv makes every prompt show an
+error), its notes folder must exist (else the hook stays silent), and one client must not
+run two of them (each prompt would get the line twice).
 """
 
 from __future__ import annotations
@@ -21,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from notesdb.errors import DatabaseDamaged, NotesdbError, SchemaTooNew
-from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, open_db, transaction
+from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, move_aside, open_db, transaction
 from notesdb.sync import DEFAULT_SKIP, SyncStats, rebuild_index, sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
-__all__ = ["Check", "Report", "diagnose", "side_files"]
+__all__ = ["Check", "Report", "diagnose", "diagnose_hooks", "check_hooks", "side_files"]
 
 #: Statuses of a check: fine, failing, failing and mended, or worth knowing but not a failure.
 OK, PROBLEM, FIXED, WARNING = "ok", "problem", "fixed", "warning"
@@ -122,11 +127,18 @@ def diagnose(
     :param skip: file names at the notes root that are not notes
     :param repair: mend what can be mended (see the module docstring)
     :returns: the checks; ``Report.healthy`` is False when one is left failing
-    :raises NotesdbError: the notes folder does not exist
+    A missing notes folder is reported (with what to do) and the checks that need it skipped.
+    The notesdb hook entries of every assistant are checked too (:func:`check_hooks`).
     """
-    if not notes.is_dir():
-        raise NotesdbError(f"notes folder not found: {notes}")
     report = Report(str(db_path), str(notes))
+    if not notes.is_dir():
+        report.add(
+            "notes folder", PROBLEM,
+            f"{notes} does not exist (moved, renamed or unmounted?): the hook stays silent until it "
+            "is back; if it moved, run 'notesdb hook install --notes NEW_FOLDER' to point the hook there",
+        )  # fmt: skip
+        check_hooks(report)
+        return report
     conn = _check_database(report, notes, db_path, skip, repair)
     try:
         if conn is not None:
@@ -136,6 +148,7 @@ def diagnose(
             _check_log(report, conn, db_path)
         _check_permissions(report, db_path, repair)
         _check_notes(report, notes, skip, conn)
+        check_hooks(report)
     finally:
         if conn is not None:
             conn.close()
@@ -324,3 +337,56 @@ def _check_notes(
                     problems.setdefault(path, [text])
     for path in sorted(problems):
         report.add("note", WARNING, f"{path}: {'; '.join(problems[path])}")
+
+
+def diagnose_hooks(cwd: Path | None = None) -> Report:
+    """Only the hook entries (:func:`check_hooks`): ``notesdb doctor`` without a notes folder."""
+    report = Report("", "")
+    check_hooks(report, cwd)
+    return report
+
+
+def check_hooks(report: Report, cwd: Path | None = None) -> None:
+    """Add one ``hook`` check per notesdb entry in any assistant's settings (project files: in
+    ``cwd``), and a problem for a client that would run notesdb twice.
+
+    A problem: the entry's executable is missing, or its notes folder is. No entry at all is
+    a warning: the hook is not installed anywhere.
+    """
+    from notesdb.install import find_installed
+
+    found = find_installed(cwd)
+    if not found:
+        report.add("hook", WARNING, "no notesdb hook in the settings of Claude Code, Codex CLI or Gemini CLI: "
+                                    "'notesdb hook install --notes DIR' adds one")  # fmt: skip
+    for f in found:
+        where = f"{f.client.title}, {f.scope} ({f.path})"
+        again = f"'notesdb hook install --client {f.client.name} --scope {f.scope} --notes DIR'"
+        exe = Path(f.executable)
+        notes = f.option("--notes")
+        if not (exe.is_file() and os.access(exe, os.X_OK)):
+            report.add(
+                "hook", PROBLEM,
+                f"{where}: runs {f.executable}, which does not exist (a deleted virtualenv?): every prompt "
+                f"shows a hook error. Install notesdb where it stays (pipx install, uv tool install), then "
+                f"run {again}; or delete the notesdb entry under hooks.{f.client.event} in that file by hand",
+            )  # fmt: skip
+        elif notes and not Path(notes).expanduser().is_dir():
+            report.add(
+                "hook", PROBLEM,
+                f"{where}: notes folder {notes} does not exist (moved, renamed or unmounted?): the hook "
+                f"stays silent until it is back; if it moved, run {again.replace('DIR', 'NEW_FOLDER')}",
+            )  # fmt: skip
+        else:
+            report.add("hook", OK, f"{where}: {f.handler.get('command')}")
+    by_client: dict[str, list[str]] = {}
+    for f in found:
+        by_client.setdefault(f.client.name, []).append(f"{f.path}")
+    for name, paths in by_client.items():
+        if len(paths) > 1:
+            report.add(
+                "hook", PROBLEM,
+                f"{len(paths)} notesdb hooks for {name} ({', '.join(paths)}): it merges these files, so every "
+                f"prompt gets the line {len(paths)} times; keep one ('notesdb hook uninstall --client {name} "
+                "--scope SCOPE' removes the others)",
+            )  # fmt: skip

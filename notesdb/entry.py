@@ -1,7 +1,15 @@
 """The ``notesdb`` console script: ``notesdb hook`` is dispatched before the CLI framework loads.
 
 The hook runs before every message the person sends, so its process must not pay for typer
-(about 60 ms); every other command goes to :mod:`notesdb.cli`.
+(about 60 ms). Only the hook's own argument forms take that path (:func:`is_hook_call`);
+everything else, ``hook install``, ``hook --help`` or an unknown option included, goes to
+:mod:`notesdb.cli`, which answers with help or a usage error.
+
+An assistant runs its hook command with the event on stdin, not a terminal, and reads exit
+code 2 as "block this prompt" (Claude Code, Gemini CLI). A notesdb started that way without a
+command (an entry an older client cut short, such as Claude Code before 2.1.139 dropping the
+exec form's ``args``) prints its usage on stderr and exits 1, which every client treats as a
+failed hook that does not block.
 """
 
 from __future__ import annotations
@@ -9,11 +17,46 @@ from __future__ import annotations
 import os
 import sys
 
+__all__ = ["main", "is_hook_call"]
+
+#: Options of ``notesdb hook`` that take a value, and the one flag.
+HOOK_VALUE_OPTIONS = ("--notes", "--db", "--config")
+HOOK_FLAGS = ("--no-log",)
+
+
+def is_hook_call(argv: list[str]) -> bool:
+    """True when ``argv`` (without the program name) is ``hook`` followed only by the hook's own
+    options, in any order: ``--notes DIR``, ``--db PATH``, ``--config FILE`` (or ``--opt=value``)
+    and ``--no-log``."""
+    if argv[:1] != ["hook"]:
+        return False
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg in HOOK_FLAGS:
+            i += 1
+        elif arg in HOOK_VALUE_OPTIONS:
+            if i + 1 >= len(argv):
+                return False
+            i += 2
+        elif any(arg.startswith(name + "=") for name in HOOK_VALUE_OPTIONS):
+            i += 1
+        else:
+            return False
+    return True
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):
+        return False
+
 
 def main() -> None:
     """Run ``notesdb`` with ``sys.argv``."""
     argv = sys.argv[1:]
-    if argv[:1] == ["hook"] and not (set(argv[1:2]) & {"install", "uninstall", "--help", "-h"}):
+    if is_hook_call(argv):
         from notesdb.hook import main as hook_main
 
         code = hook_main(argv[1:])
@@ -26,7 +69,21 @@ def main() -> None:
             os._exit(code)
     from notesdb.cli import run
 
-    run()
+    if argv[:1] and not argv[0].startswith("-") or _stdin_is_terminal():
+        run()
+        return
+    # no command, stdin not a terminal: a usage error (exit 2) becomes exit 1 so that no
+    # assistant blocks a prompt on it, and bare ``notesdb`` prints its usage on stderr, where
+    # an assistant does not take it for context
+    if not argv:
+        sys.stdout.flush()
+        sys.stdout = sys.stderr
+    try:
+        run()
+    except SystemExit as e:
+        if e.code == 2:
+            sys.exit(1)
+        raise
 
 
 if __name__ == "__main__":

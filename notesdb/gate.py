@@ -110,11 +110,13 @@ def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
     return [h for h in cand.about if h.evidence >= settings.rare_weight]
 
 
-def judge(ranking: Ranking, settings: Settings) -> Decision:
+def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> Decision:
     """Decide whether to speak about a ranking (``notesdb.rank.Ranking``).
 
     :param ranking: candidates best first, with evidence and coverage
     :param settings: thresholds
+    :param folder: the notes folder's absolute path, to name each note by a path the
+        assistant can open (see :func:`format_line`); None: paths relative to the folder
     :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead`` or ``rare`` when it
         speaks, and otherwise the reason for silence: ``no-terms`` (nothing searchable),
         ``no-match`` (no note holds a word of the message), ``tie`` (no note leads the
@@ -201,33 +203,38 @@ def judge(ranking: Ranking, settings: Settings) -> Decision:
             d.reasons.append(f"also {c.path}: about {', '.join(h.word for h in new)}")
     d.spoken = True
     d.notes = [c.path for c in named]
-    d.line = format_line([(c.title, c.path, c.desc) for c in named])
+    d.line = format_line([(c.title, c.path, c.desc) for c in named], folder=folder)
     return d
 
 
-def _shown_path(path: str) -> str:
+def _shown_path(path: str, limit: int = 200) -> str:
     """A note path as shown in the line: one line, no quotes or brackets of its own, so that a
     file name cannot close the parentheses and pose as text of the line."""
     path = " ".join(path.split())
-    return path.translate(str.maketrans('"()', "'[]"))[:200]
+    return path.translate(str.maketrans('"()', "'[]"))[:limit]
 
 
-def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS) -> str:
+def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, folder: str | None = None) -> str:
     """The one plain line added to the assistant's context, at most ``limit`` characters.
 
     ``Notes that may cover this: "Title" (path) - "description"; "Title" (path).``
-    Descriptions are shortened (then dropped) to fit; it is a statement, never an instruction:
-    the notes' own words only ever appear inside double quotes (theirs become single quotes).
+    Descriptions are shortened (then dropped) to fit, then the last notes are left out; it is a
+    statement, never an instruction: the notes' own words only ever appear inside double quotes
+    (theirs become single quotes).
 
-    :param notes: ``(title, path, description)`` triples, in order
+    :param notes: ``(title, path, description)`` triples, in order; paths relative to the folder
+    :param folder: the notes folder's absolute path: each path is shown joined to it, so that
+        the assistant, which is not started in the notes folder, can open the note
     """
     head = "Notes that may cover this: "
+    if folder:
+        notes = [(t, folder.rstrip("/") + "/" + p, d) for t, p, d in notes]
 
-    def render(desc_room: int) -> str:
+    def render(desc_room: int, notes: list[tuple[str, str, str]] = notes) -> str:
         parts = []
         for title, path, desc in notes:
             title = " ".join(title.split()).replace('"', "'")[:120]
-            part = f'"{title}" ({_shown_path(path)})'
+            part = f'"{title}" ({_shown_path(path, 400 if folder else 200)})'
             desc = " ".join(desc.split()).replace('"', "'")
             if desc and desc_room > 0:
                 if len(desc) > desc_room:
@@ -238,6 +245,10 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS) 
 
     for room in (300, 200, 120, 60, 0):
         line = render(room)
+        if len(line) <= limit:
+            return line
+    for keep in range(len(notes) - 1, 0, -1):
+        line = render(0, notes[:keep])
         if len(line) <= limit:
             return line
     return line[: limit - 3] + "..."

@@ -1,17 +1,26 @@
-"""The Claude Code ``UserPromptSubmit`` hook: event JSON on stdin -> one JSON object, or nothing.
+"""The per-prompt hook of Claude Code, Codex CLI and Gemini CLI: event JSON on stdin -> one
+JSON object, or nothing.
 
-Contract (https://docs.claude.com/en/docs/claude-code/hooks): stdin holds one JSON object with
-``prompt``, ``session_id``, ``cwd``, ``transcript_path``, ``hook_event_name`` and
-``permission_mode`` (others are ignored). When notesdb speaks, stdout is exactly::
+Contract (https://docs.claude.com/en/docs/claude-code/hooks, and :mod:`notesdb.clients` for
+the others): stdin holds one JSON object with ``prompt`` and ``hook_event_name``
+(``UserPromptSubmit`` from Claude Code and Codex CLI, ``BeforeAgent`` from Gemini CLI; absent
+is read as ``UserPromptSubmit``), plus ``session_id``, ``cwd`` and fields notesdb ignores.
+When notesdb speaks, stdout is exactly::
 
-    {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": LINE}}
+    {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": LINE}}
 
-When it is silent stdout is empty. The exit code is always 0 and nothing else is ever written
+with the event it received, and LINE names each note by its absolute path (the assistant is
+not started in the notes folder). When it is silent stdout is empty. Another event is
+answered with silence (route ``bad-input``). While the notes folder, or a note the line would
+name, is missing, the hook is silent (route ``notes-missing``, ``note-missing``): the index
+may describe a folder that moved away. The exit code is always 0 and nothing else is ever written
 to stdout: bad input, a missing or damaged database or an unreadable folder are recorded in
 the log (the ``decisions`` table, or ``hook-errors.jsonl`` beside the database when the
 database itself cannot be opened) and the assistant carries on. A database that was missing
 or empty is created and indexed; if the index cannot be finished within the call, that call
-stays silent (route ``new-index``) and later calls finish it.
+stays silent (route ``new-index``) and later calls finish it. A database file SQLite cannot
+read (not a database, malformed) is moved aside to ``<name>.damaged-<time>`` and rebuilt the
+same way: the notes are the source of truth.
 
 Speed: this module imports only the standard library, jellyfish and the lean notesdb modules.
 Markdown and YAML parsing, and sqlite-utils, are imported only when a note changed or the
@@ -27,7 +36,10 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    import sqlite3
 
 __all__ = ["main", "run", "SYNC_BUDGET_S"]
 
@@ -95,6 +107,36 @@ def _fallback_log(db_path: Path | None, record: dict[str, object]) -> None:
         pass
 
 
+def _unreadable(e: BaseException) -> bool:
+    """True when SQLite says the file is not a database or is malformed: a file to move aside.
+    A valid database notesdb cannot use (busy, read-only, another program's tables, newer
+    schema) is never moved by the hook."""
+    text = str(e).lower()
+    return any(w in text for w in ("file is not a database", "malformed", "disk image"))
+
+
+def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connection, bool]":
+    """Open the database; move aside and recreate one SQLite cannot read.
+
+    :returns: (connection, True when the database is new or empty)
+    """
+    from notesdb.errors import DatabaseDamaged
+    from notesdb.db import move_aside, open_db
+
+    try:
+        fresh = not db_path.exists() or db_path.stat().st_size == 0
+    except OSError:
+        fresh = False
+    try:
+        return open_db(db_path), fresh
+    except DatabaseDamaged as e:
+        if not _unreadable(e):
+            raise
+        moved = move_aside(db_path)
+        errors.append(f"{e}: moved it aside to {moved.name} and rebuilt it from the notes")
+        return open_db(db_path), True
+
+
 def run(raw: bytes, argv: list[str]) -> str:
     """Judge one hook event; returns exactly what to print (``""`` for silence). Never raises.
 
@@ -108,7 +150,10 @@ def run(raw: bytes, argv: list[str]) -> str:
     from notesdb.gate import Decision, Route
 
     opts = _parse_args(argv)
+    from notesdb.clients import EVENTS, answer
+
     event: dict[str, object] = {}
+    event_name = "UserPromptSubmit"
     prompt: str | None = None
     problem = ""
     try:
@@ -120,8 +165,12 @@ def run(raw: bytes, argv: list[str]) -> str:
         else:
             event = loaded
             p = event.get("prompt")
-            if isinstance(p, str):
+            name = event.get("hook_event_name", "UserPromptSubmit")
+            if name not in EVENTS:
+                problem = f"unsupported hook event {_text(name, 100)!r}: notesdb answers {' and '.join(sorted(EVENTS))}"
+            elif isinstance(p, str):
                 prompt = _text(p, len(p))
+                event_name = str(name)
             else:
                 problem = "no prompt in the event" if p is None else "prompt is not a string"
     except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deep
@@ -134,19 +183,21 @@ def run(raw: bytes, argv: list[str]) -> str:
         from notesdb import config as cfg
         from notesdb.decide import decide
         from notesdb.log import record
-        from notesdb.db import open_db
         from notesdb.sync import sync
 
         notes = cfg.resolve_notes(_option(opts, "notes"))
         db_path = cfg.resolve_db(_option(opts, "db"), notes)
         config = cfg.load_config(_option(opts, "config"))
-        try:
-            fresh = not db_path.exists() or db_path.stat().st_size == 0
-        except OSError:
-            fresh = False
-        conn = open_db(db_path)
-        if prompt is not None:
-            errors: list[str] = []
+        errors: list[str] = []
+        conn, fresh = _open_or_replace(db_path, errors)
+        if prompt is not None and not notes.is_dir():
+            # moved, renamed, unmounted: the index describes notes the assistant cannot open
+            decision.route = "notes-missing"
+            decision.error = "; ".join(errors + [
+                f"notes folder not found: {notes}: nothing is said until it is back; if it moved, "
+                "install the hook again with --notes NEW_FOLDER ('notesdb doctor' shows the entries)"
+            ])  # fmt: skip
+        elif prompt is not None:
             stats = None
             try:
                 stats = sync(conn, notes, deadline=deadline, skip=config.skip)
@@ -164,11 +215,15 @@ def run(raw: bytes, argv: list[str]) -> str:
                 # lost or never built, and only begun: a partial index would judge unfairly
                 decision.route = Route.NEW_INDEX
             else:
-                decision = decide(conn, prompt, config.gate)
+                decision = decide(conn, prompt, config.gate, str(notes.resolve()))
+                gone = [p for p in decision.notes if not (notes / p).is_file()]
+                if decision.spoken and gone:  # deleted or moved since the index last saw it
+                    decision = Decision(spoken=False, route="note-missing")
+                    errors.append(f"named notes no longer on disk: {', '.join(gone[:MAX_LOGGED_PROBLEMS])}")
             decision.error = "; ".join(errors)
         else:
             decision.route = Route.BAD_INPUT
-            decision.error = problem
+            decision.error = "; ".join(errors + [problem])
         decision.elapsed_ms = (time.perf_counter() - t0) * 1000
         log_prompt = config.log_prompts and not opts.get("no_log")
         text = prompt[:MAX_LOGGED_PROMPT] if prompt is not None else None
@@ -197,11 +252,24 @@ def run(raw: bytes, argv: list[str]) -> str:
             )
     except BaseException as e:  # noqa: BLE001 - the hook must never break the assistant
         decision = Decision(spoken=False, route=Route.ERROR)
+        error = f"{type(e).__name__}: {e}"
+        if db_path is not None and _unreadable(e):
+            # damage found past opening (a malformed page): move it aside now, so that the
+            # next call rebuilds it instead of failing the same way on every message
+            try:
+                if conn is not None:
+                    conn.close()
+                    conn = None
+                from notesdb.db import move_aside
+
+                error += f": moved it aside to {move_aside(db_path).name}; the next message rebuilds it"
+            except Exception as e2:
+                error += f" (could not move it aside: {e2})"
         _fallback_log(
             db_path,
             {
                 "time": now_iso(),
-                "error": f"{type(e).__name__}: {e}",
+                "error": error,
                 "input_problem": problem,
                 "session_id": _text(event.get("session_id"), 200),
             },
@@ -214,13 +282,7 @@ def run(raw: bytes, argv: list[str]) -> str:
                 pass
     if not decision.spoken or not decision.line:
         return ""
-    out = {
-        "hookSpecificOutput": {
-            "hookEventName": "UserPromptSubmit",
-            "additionalContext": decision.line,
-        }
-    }
-    return json.dumps(out, ensure_ascii=False)
+    return answer(event_name, decision.line)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,39 +1,92 @@
-"""Merging the notesdb hook into Claude Code's ``settings.json`` (and taking it out again).
+"""Merging the notesdb hook into an assistant CLI's settings file (and taking it out again).
 
-The entry is a ``UserPromptSubmit`` command hook in exec form (``command`` plus ``args``, so
-paths with spaces work), naming the absolute path of the installed ``notesdb`` executable (a
-version-manager shim would add tens of ms to every message) and an explicit ``timeout``.
-Every other setting is kept; installing twice leaves one entry.
-See https://docs.claude.com/en/docs/claude-code/hooks.
+The entry (see :mod:`notesdb.clients`) runs the absolute path of the installed ``notesdb``
+executable (a version-manager shim would add tens of ms to every message) as one shell-quoted
+command string, with an explicit timeout. Every other setting is kept, and so is the file's
+form: its indentation, its non-ASCII characters as they were written, its final newline. A
+file that held nothing but the notesdb hook is removed when the hook is taken out.
+
+One notesdb hook per client: each client merges its settings files (Claude Code: user,
+project and local), so a notesdb hook found in another of them is reported instead of adding
+a second one that would give every prompt the line twice.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from notesdb import clients
+from notesdb.clients import Client
 from notesdb.errors import NotesdbError
 
-__all__ = ["settings_path", "hook_entry", "install", "uninstall"]
+__all__ = ["Installed", "Found", "executable", "install", "uninstall", "find_installed", "settings_path"]
 
 
-def settings_path(scope: str) -> Path:
-    """``~/.claude/settings.json`` for scope ``user``, ``./.claude/settings.json`` for ``project``.
+@dataclass
+class Installed:
+    """What ``install`` did."""
 
-    :raises NotesdbError: another scope
+    path: Path  # the settings file
+    entry: dict[str, Any]  # the handler in it
+    changed: bool  # False when the same entry was already there
+    advice: list[str] = field(default_factory=list)  # what the user should know or do
+
+
+@dataclass
+class Found:
+    """A notesdb hook handler found in some client's settings file."""
+
+    client: Client
+    scope: str
+    path: Path
+    handler: dict[str, Any]
+    argv: list[str]
+
+    @property
+    def executable(self) -> str:
+        """The program the handler starts."""
+        return self.argv[0]
+
+    def option(self, name: str) -> str | None:
+        """The value of ``--notes`` or ``--db`` on the handler's command line, if given."""
+        for i, arg in enumerate(self.argv):
+            if arg == name and i + 1 < len(self.argv):
+                return self.argv[i + 1]
+            if arg.startswith(name + "="):
+                return arg.split("=", 1)[1]
+        return None
+
+
+def _client(name: str) -> Client:
+    try:
+        return clients.get_client(name)
+    except ValueError as e:
+        raise NotesdbError(str(e)) from None
+
+
+def settings_path(scope: str, client: str = "claude", cwd: Path | None = None) -> Path:
+    """The settings file of ``client`` for ``scope``.
+
+    :raises NotesdbError: an unknown client or scope
     """
-    if scope == "user":
-        return Path.home() / ".claude" / "settings.json"
-    if scope == "project":
-        return Path.cwd() / ".claude" / "settings.json"
-    raise NotesdbError(f"--scope must be user or project, not {scope!r}")
+    try:
+        return clients.settings_path(_client(client), scope, cwd)
+    except ValueError as e:
+        raise NotesdbError(str(e)) from None
 
 
-def _executable() -> str:
+def executable() -> str:
+    """The absolute path of the ``notesdb`` executable running (or beside this interpreter).
+
+    :raises NotesdbError: none can be found
+    """
     exe = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if exe and exe.name.startswith("notesdb") and exe.exists():
         return str(exe.resolve())
@@ -46,43 +99,49 @@ def _executable() -> str:
     raise NotesdbError("cannot find the notesdb executable; install notesdb with pip first")
 
 
-def hook_entry(notes: Path, db: Path, timeout: int) -> dict[str, Any]:
-    """The hook handler written into settings.json."""
-    return {
-        "type": "command",
-        "command": _executable(),
-        "args": ["hook", "--notes", str(notes), "--db", str(db)],
-        "timeout": timeout,
-    }
+@dataclass
+class _Form:
+    """How a settings file was written, to write it back the same way."""
+
+    indent: str | None = "  "  # None: all on one line
+    ascii_only: bool = False  # non-ASCII written as \\u escapes
+    newline: bool = True  # ends with a newline
+    existed: bool = False
 
 
-def _is_ours(handler: Any) -> bool:
-    return (
-        isinstance(handler, dict)
-        and isinstance(handler.get("args"), list)
-        and handler["args"][:1] == ["hook"]
-        and Path(str(handler.get("command", ""))).name.startswith("notesdb")
-    )
-
-
-def _load(path: Path) -> dict[str, Any]:
+def _load(path: Path) -> tuple[dict[str, Any], _Form]:
     if not path.exists():
-        return {}
+        return {}, _Form()
     try:
-        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text or "{}")
     except (ValueError, OSError) as e:
         raise NotesdbError(f"{path} is not valid JSON ({e}); fix it by hand first") from None
     if not isinstance(data, dict):
         raise NotesdbError(f"{path} does not hold a JSON object; fix it by hand first")
-    return data
+    form = _Form(existed=True, newline=text.endswith("\n") or not text.strip())
+    body = text.strip()
+    if body and "\n" not in body and len(body) > 2:
+        form.indent = None
+    else:
+        m = re.search(r"^\{[ \t]*\r?\n([ \t]+)\S", body)
+        form.indent = m.group(1) if m else "  "
+    # non-ASCII written as escapes (json.dumps' default): a \u escape above U+007F, no raw non-ASCII
+    form.ascii_only = text.isascii() and bool(re.search(r"\\u(?!00[0-7])[0-9a-fA-F]{4}", text))
+    return data, form
 
 
-def _save(path: Path, data: dict[str, Any]) -> None:
+def _dump(data: dict[str, Any], form: _Form) -> str:
+    text = json.dumps(data, indent=form.indent, ensure_ascii=form.ascii_only)
+    return text + ("\n" if form.newline else "")
+
+
+def _save(path: Path, data: dict[str, Any], form: _Form) -> None:
     """Replace the file atomically, writing through a symlink and keeping its permissions."""
     target = path.resolve() if path.is_symlink() else path
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".notesdb-tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    tmp.write_text(_dump(data, form), encoding="utf-8")
     try:
         os.chmod(tmp, target.stat().st_mode & 0o7777)
     except FileNotFoundError:
@@ -90,50 +149,148 @@ def _save(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, target)
 
 
-def install(notes: Path, db: Path, scope: str = "user", timeout: int = 10) -> tuple[Path, dict[str, Any]]:
-    """Add (or update) the notesdb ``UserPromptSubmit`` hook in Claude Code's settings.
-
-    :returns: (settings path, the handler written)
-    :raises NotesdbError: bad scope, or a settings file that is not a JSON object
-    """
-    path = settings_path(scope)
-    data = _load(path)
-    entry = hook_entry(notes, db, timeout)
-    hooks = data.setdefault("hooks", {})
+def _groups(data: dict[str, Any], client: Client, path: Path, create: bool) -> list[Any] | None:
+    hooks = data.setdefault("hooks", {}) if create else data.get("hooks")
+    if hooks is None:
+        return None
     if not isinstance(hooks, dict):
         raise NotesdbError(f"{path}: 'hooks' is not an object; fix it by hand first")
-    groups = hooks.setdefault("UserPromptSubmit", [])
+    groups = hooks.setdefault(client.event, []) if create else hooks.get(client.event)
+    if groups is None:
+        return None
     if not isinstance(groups, list):
-        raise NotesdbError(f"{path}: 'hooks.UserPromptSubmit' is not a list; fix it by hand first")
+        raise NotesdbError(f"{path}: 'hooks.{client.event}' is not a list; fix it by hand first")
+    return groups
+
+
+def _ours_in(groups: list[Any] | None) -> list[dict[str, Any]]:
+    return [
+        h
+        for g in groups or []
+        if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+        for h in g["hooks"]
+        if clients.is_notesdb_handler(h)
+    ]
+
+
+def _remove_ours(data: dict[str, Any], client: Client, groups: list[Any]) -> int:
+    removed = 0
     for group in groups:
         if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-            group["hooks"] = [h for h in group["hooks"] if not _is_ours(h)]
+            before = len(group["hooks"])
+            group["hooks"] = [h for h in group["hooks"] if not clients.is_notesdb_handler(h)]
+            removed += before - len(group["hooks"])
     groups[:] = [g for g in groups if not (isinstance(g, dict) and g.get("hooks") == [])]
+    if not groups:
+        del data["hooks"][client.event]
+    if not data["hooks"]:
+        del data["hooks"]
+    return removed
+
+
+def find_installed(cwd: Path | None = None) -> list[Found]:
+    """Every notesdb hook handler in every client's settings files (project files: in ``cwd``).
+
+    Files that cannot be read or parsed are skipped.
+    """
+    found: list[Found] = []
+    for client in clients.CLIENTS.values():
+        for scope in clients.scopes(client):
+            path = clients.settings_path(client, scope, cwd)
+            try:
+                data, _ = _load(path)
+                groups = _groups(data, client, path, create=False)
+            except (NotesdbError, OSError):
+                continue
+            for h in _ours_in(groups):
+                found.append(Found(client, scope, path, h, clients.handler_argv(h) or []))
+    return found
+
+
+def _advice(client: Client, scope: str, path: Path) -> list[str]:
+    out = []
+    if scope == "project":
+        out.append(
+            f"warning: {path} is the project's shared settings file, usually committed: it now holds "
+            "this machine's paths (notesdb, notes, database)"
+            + (", which fail on anyone else's machine; --scope local writes the personal "
+               f"{client.folder}/{client.local_file} instead" if client.local_file else
+               ", which fail on anyone else's machine")
+        )  # fmt: skip
+    if scope in ("project", "local"):
+        out.append(f"{client.title} reads it only when started in {path.parent.parent} (not in a subfolder)")
+    if client.name == "codex":
+        out.append(
+            "Codex runs a new or changed hook only after you trust it: start `codex` once and choose "
+            "'Trust all and continue' (or review the hook). Until then `codex exec` skips it without a word."
+        )
+    if client.name == "gemini":
+        out.append("Gemini CLI runs hooks only in folders you trust (`gemini -p` stops in an untrusted one).")
+    return out
+
+
+def install(
+    notes: Path, db: Path, scope: str = "user", timeout: int = 10, *, client: str = "claude",
+    cwd: Path | None = None,
+) -> Installed:  # fmt: skip
+    """Add (or update) the notesdb hook in ``client``'s settings file for ``scope``.
+
+    :param notes: the notes folder (absolute)
+    :param db: the database (absolute)
+    :param timeout: seconds the client waits for the hook
+    :returns: what was done; ``changed`` is False when the same entry was already there
+    :raises NotesdbError: bad client or scope, a settings file that is not a JSON object, or a
+        notesdb hook already registered in another settings file the client merges with this one
+    """
+    c = _client(client)
+    path = settings_path(scope, client, cwd)
+    for other in clients.scopes(c):
+        if other == scope:
+            continue
+        other_path = clients.settings_path(c, other, cwd)
+        try:
+            data, _ = _load(other_path)
+            theirs = _ours_in(_groups(data, c, other_path, create=False))
+        except NotesdbError:
+            continue
+        if theirs:
+            raise NotesdbError(
+                f"a notesdb hook is already registered in {other_path}, which {c.title} merges with "
+                f"{path}: every prompt would get the line twice; remove it first with "
+                f"'notesdb hook uninstall --client {c.name} --scope {other}'"
+            )
+    data, form = _load(path)
+    entry = clients.entry(c, clients.hook_argv(executable(), notes, db), timeout)
+    groups = _groups(data, c, path, create=True)
+    assert groups is not None
+    advice = _advice(c, scope, path)
+    if _ours_in(groups) == [entry]:
+        return Installed(path, entry, False, advice)
+    if _ours_in(groups):
+        _remove_ours(data, c, groups)
+        groups = _groups(data, c, path, create=True)
+        assert groups is not None
     groups.append({"hooks": [entry]})
-    _save(path, data)
-    return path, entry
+    _save(path, data, form)
+    return Installed(path, entry, True, advice)
 
 
-def uninstall(scope: str = "user") -> tuple[Path, int]:
-    """Remove every notesdb hook handler from Claude Code's settings; nothing else changes.
+def uninstall(scope: str = "user", *, client: str = "claude", cwd: Path | None = None) -> tuple[Path, int]:
+    """Remove every notesdb hook handler from ``client``'s settings file for ``scope``.
+
+    Nothing else changes; a file left holding nothing (``{}``) is removed.
 
     :returns: (settings path, handlers removed)
+    :raises NotesdbError: bad client or scope, or a settings file that is not a JSON object
     """
-    path = settings_path(scope)
-    data = _load(path)
-    groups = data.get("hooks", {}).get("UserPromptSubmit") if isinstance(data.get("hooks"), dict) else None
-    removed = 0
-    if isinstance(groups, list):
-        for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                before = len(group["hooks"])
-                group["hooks"] = [h for h in group["hooks"] if not _is_ours(h)]
-                removed += before - len(group["hooks"])
-        groups[:] = [g for g in groups if not (isinstance(g, dict) and g.get("hooks") == [])]
-        if not groups:
-            del data["hooks"]["UserPromptSubmit"]
-        if not data["hooks"]:
-            del data["hooks"]
+    c = _client(client)
+    path = settings_path(scope, client, cwd)
+    data, form = _load(path)
+    groups = _groups(data, c, path, create=False)
+    removed = _remove_ours(data, c, groups) if groups is not None and _ours_in(groups) else 0
     if removed:
-        _save(path, data)
+        if not data and not path.is_symlink():
+            path.unlink()  # it held only the notesdb hook (as when install created it)
+        else:
+            _save(path, data, form)
     return path, removed

@@ -295,8 +295,9 @@ def build_query(
         alts = [Alternative(tok, "exact", 1.0, known[tok])] if tok in known else []
         alts += [Alternative(f, "inflected", s.inflected_weight, known[f]) for f in forms[tok] if f in known]
         zipf = english.get(tok, 0.0)
-        if not alts and zipf < s.prefix_max_zipf:
-            # a short form that starts vocabulary words ("merc") is read as such, not as a typo
+        if not alts and zipf < s.prefix_max_zipf and not tok.isdigit():
+            # a short form that starts vocabulary words ("merc") is read as such, not as a typo;
+            # a number is only ever itself ("754" is not short for "7543186180422")
             alts = expand(conn, tok, s)
         if not alts and zipf < s.correct_max_zipf:
             # an English word the notes lack ("gonna") is not a typo of a word they have
@@ -308,9 +309,11 @@ def build_query(
     for t in terms:
         t.alternatives = [replace(a, zipf=zipfs.get(a.word, 0.0)) for a in t.alternatives]
     if len(terms) > MAX_TERMS:
-        # keep the most informative: known rare words first, then the rest in message order
-        def rarity(t: Term) -> float:
-            return min((a.doc_freq for a in t.alternatives), default=n_notes + 1)
+        # keep the most informative: known rare words first, then the rest in message order;
+        # bare numbers last, so that a pasted log's numbers never push out the words of the
+        # question (numbers say little about a topic: ``rank.shape_weight``)
+        def rarity(t: Term) -> tuple[bool, float]:
+            return t.token.isdigit(), min((a.doc_freq for a in t.alternatives), default=n_notes + 1)
 
         keep = set(id(t) for t in sorted(terms, key=rarity)[:MAX_TERMS])
         terms = [t for t in terms if id(t) in keep]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Iterable
 
 from notesdb.query import Alternative, Query, Term, idf, match_expression
@@ -171,11 +171,15 @@ def rank(
     n = max(query.n_notes, 1)
     unknown_idf = idf(0, s.reference_notes) * s.unknown_weight
     possible = 0.0
+    number_possible = 0.0
     for t in query.terms:
-        if t.known:
+        if t.known and t.token.isdigit():
+            number_possible = max(number_possible, _term_weight(t, n, s))
+        elif t.known:
             possible += _term_weight(t, n, s)
         elif t.token.isalpha():
             possible += unknown_idf * specificity(t.zipf, s)
+    possible += number_possible  # the message's numbers together: see _numbers_as_one
     words = query.words
     expr = match_expression(words)
     if not expr:
@@ -221,11 +225,27 @@ def rank(
                     best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev)
             if best is not None:
                 c.hits.append(best)
-                c.evidence += best.evidence
+        _numbers_as_one(c)
+        c.evidence = sum(h.evidence for h in c.hits)
         c.coverage = c.evidence / possible if possible > 0 else 0.0
     ordered = sorted(cands.values(), key=lambda c: (-c.evidence, -c.bm25, c.path))
     _break_ties(conn, ordered, n)
     return Ranking(ordered, possible)
+
+
+def _numbers_as_one(c: Candidate) -> None:
+    """Let the bare numbers a note shares with the message count as one word: the best of them.
+
+    Numbers say little about a topic (:func:`shape_weight`), and a pasted log or table holds
+    hundreds: summed one by one, a note that happens to contain many small numbers (a chart's
+    coordinates) would out-vote the words of the question that follows the paste. The other
+    number hits stay listed, with no evidence.
+    """
+    numbers = [h for h in c.hits if h.token.isdigit()]
+    if len(numbers) < 2:
+        return
+    best = max(numbers, key=lambda h: h.evidence)
+    c.hits = [h if not h.token.isdigit() or h is best else replace(h, evidence=0.0) for h in c.hits]
 
 
 def _break_ties(conn: sqlite3.Connection, ordered: list[Candidate], n: int) -> None:

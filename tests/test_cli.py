@@ -241,7 +241,9 @@ def test_check_json_speaks(indexed: tuple[Path, Path]) -> None:
     assert {"spoken", "line", "notes", "route"} <= set(out)
     assert out["spoken"] is True
     assert out["notes"][0] == "projects/monswitch.md"
-    assert out["line"].startswith("Notes that may cover this: ") and "(projects/monswitch.md)" in out["line"]
+    # the line names the note by a path the assistant can open from any folder
+    assert out["line"].startswith("Notes that may cover this: ")
+    assert f"({indexed[0].resolve()}/projects/monswitch.md)" in out["line"]
     assert out["route"] in {"strong", "lead", "rare"}
 
 

@@ -367,35 +367,58 @@ def damage(db: Path, kind: str) -> bytes:
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
-def test_damaged_database_hook_stays_silent_and_logs(indexed: tuple[Path, Path], kind: str) -> None:
+def test_damaged_database_hook_rebuilds_it_or_stays_silent(indexed: tuple[Path, Path], kind: str) -> None:
+    """The notes are the source of truth: a database that is gone, empty or unreadable is
+    rebuilt by the hook itself; one written by a newer notesdb is left alone."""
     vault, db = indexed
-    damage(db, kind)
+    content = damage(db, kind)
     proc, line = hook(vault, db, event("monswitch is playing up again"))
     errors = db.parent / "hook-errors.jsonl"
-    if kind in ("deleted", "empty"):  # rebuilt on the spot: the log is the new database
-        row = rows(db)[-1]
-        assert "missing or empty" in row["error"]
-        if "(0 left for the next messages)" in row["error"]:
-            # the whole folder was indexed within the call: it answers at once
-            assert row["spoken"] == 1 and line and "projects/monswitch.md" in line, (row["route"], row["error"], row["top_scores"])
-        else:
-            # the index was only begun: silent until it is complete
-            assert row["route"] == "new-index" and proc.stdout == b"" and line is None
-        assert not errors.exists()
-    else:
+    aside = sorted(db.parent.glob(db.name + ".damaged-*"))
+    if kind == "newer schema":
         assert proc.stdout == b"" and line is None
         entries = [json.loads(x) for x in errors.read_text().splitlines()]
-        assert len(entries) == 1
-        word = "newer" if kind == "newer schema" else "cannot be read"
-        assert word in entries[0]["error"]
+        assert len(entries) == 1 and "newer" in entries[0]["error"]
         assert oct(errors.stat().st_mode & 0o777) == "0o600"
-    # the next message after a rebuild speaks again
+        assert aside == [] and db.read_bytes() == content
+        return
+    row = rows(db)[-1]
     if kind in ("deleted", "empty"):
-        for _ in range(5):
-            proc, line = hook(vault, db, event("monswitch is playing up again"))
-            if line:
-                break
-        assert line and "projects/monswitch.md" in line
+        assert "missing or empty" in row["error"] and aside == []
+    else:  # unreadable: kept aside, byte for byte, and a new database built from the notes
+        assert [p.name for p in db.parent.glob(db.name + ".damaged-*")] == [aside[0].name]
+        assert aside[0].read_bytes() == content
+        assert f"moved it aside to {aside[0].name} and rebuilt it from the notes" in row["error"]
+    if "(0 left for the next messages)" in row["error"]:
+        # the whole folder was indexed within the call: it answers at once
+        assert row["spoken"] == 1 and line and "projects/monswitch.md" in line, (row["route"], row["error"])
+    else:
+        # the index was only begun: silent until it is complete
+        assert row["route"] == "new-index" and proc.stdout == b"" and line is None
+    assert not errors.exists()
+    for _ in range(5):  # the next messages finish the index and speak again
+        if line:
+            break
+        proc, line = hook(vault, db, event("monswitch is playing up again"))
+    assert line and "projects/monswitch.md" in line
+
+
+def test_damage_found_after_opening_is_moved_aside_for_the_next_message(indexed: tuple[Path, Path]) -> None:
+    """A database whose header reads but whose pages are malformed: the call that meets it is
+    silent, and the next one starts a new index instead of failing the same way for good."""
+    vault, db = indexed
+    size = db.stat().st_size
+    with open(db, "r+b") as f:  # keep page 1 (header, schema), scribble over every other page
+        f.seek(4096)
+        f.write(os.urandom(size - 4096))
+    hook(vault, db, event("monswitch is playing up again"))
+    line = None
+    for _ in range(6):
+        proc, line = hook(vault, db, event("monswitch is playing up again"))
+        if line:
+            break
+    assert line and "projects/monswitch.md" in line
+    assert sorted(db.parent.glob(db.name + ".damaged-*"))
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
@@ -565,7 +588,6 @@ MISTAKES = [
     ("index --notes {vault} --db {db} --config {bad_toml}", "not valid TOML"),  # broken config
     ("check monswitch --notes {vault} --db {db} --config {bad_setting}", "no_such_threshold"),  # bad setting
     ("index --notes {vault} --db {db} --config {tmp}/none.toml", "config file not found"),  # missing config
-    ("doctor --notes {tmp}/nowhere --db {db}", "notes folder not found"),  # doctor, missing folder
     ("doctor --notes {vault} --db {db} --repiar", "No such option"),  # doctor, misspelt option
 ]
 
@@ -590,10 +612,13 @@ def test_a_bad_config_from_the_environment(mistakes: dict[str, Path]) -> None:
     assert "not valid TOML" in json.loads(entries[-1])["error"]
 
 
-def test_the_hook_ignores_unknown_options(indexed: tuple[Path, Path]) -> None:
+def test_an_unknown_hook_option_is_a_usage_error_not_a_silent_hook(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    proc, line = hook(vault, db, event("monswitch is playing up again"), "--bogus", "--verbose")
-    assert line is not None
+    before = len(rows(db))
+    proc = run("hook", "--notes", vault, "--db", db, "--bogus", stdin=event("monswitch is playing up again"))
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert one_line_error(proc) == "Error: No such option: --bogus\n"
+    assert len(rows(db)) == before  # the hook did not run
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -67,16 +68,21 @@ def ours(settings: dict[str, Any]) -> list[dict[str, Any]]:
         h
         for group in settings.get("hooks", {}).get("UserPromptSubmit", [])
         for h in group.get("hooks", [])
-        if h.get("args", [])[:1] == ["hook"]
+        if shlex.split(h.get("command", ""))[1:2] == ["hook"]
     ]
+
+
+def argv(entry: dict[str, Any]) -> list[str]:
+    """The command line a shell runs for the entry's one command string."""
+    return shlex.split(entry["command"])
 
 
 def check_entry(entry: dict[str, Any], notes: Path) -> None:
     assert entry["type"] == "command"
-    command = Path(entry["command"])
-    assert command.is_absolute() and command.exists() and os.access(command, os.X_OK)
-    assert command.resolve() == NOTESDB_EXE.resolve()
-    args = entry["args"]
+    assert "args" not in entry  # one shell string: Claude Code before 2.1.139 ignores "args"
+    command, *args = argv(entry)
+    assert Path(command).is_absolute() and Path(command).exists() and os.access(command, os.X_OK)
+    assert Path(command).resolve() == NOTESDB_EXE.resolve()
     assert args[0] == "hook"
     assert args[args.index("--notes") + 1] == str(notes.resolve())
     assert Path(args[args.index("--db") + 1]).is_absolute()
@@ -96,7 +102,7 @@ def test_install_writes_user_settings(notes: Path, isolated_home: Path) -> None:
     check_entry(entry, notes)
     assert entry["timeout"] == 10
     # without --db the database goes to the user data directory (XDG_DATA_HOME here)
-    db = Path(entry["args"][entry["args"].index("--db") + 1])
+    db = Path(argv(entry)[argv(entry).index("--db") + 1])
     assert db.is_relative_to(isolated_home / ".local" / "share" / "notesdb")
     # the index is built at install time, so the very first message is judged on every note
     assert r.stdout.endswith(f"indexed 1 note into {db}\n")
@@ -156,13 +162,13 @@ def test_installed_command_runs_with_spaces_in_paths(
     assert r.returncode == 0, r.stderr
     [entry] = ours(json.loads(user_settings(isolated_home).read_text()))
     check_entry(entry, spaced)
-    assert entry["args"][entry["args"].index("--db") + 1] == str(spaced_db)
-    # run it as Claude Code does in exec form: command and args, no shell
+    assert argv(entry)[argv(entry).index("--db") + 1] == str(spaced_db)
+    # run it as every client does: the one command string through a shell
     event = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit",
              "transcript_path": "/tmp/t.jsonl", "permission_mode": "default",
              "prompt": "monswitch is playing up again"}  # fmt: skip
     out = subprocess.run(
-        [entry["command"], *entry["args"]], input=json.dumps(event), capture_output=True, text=True, timeout=60
+        ["/bin/sh", "-c", entry["command"]], input=json.dumps(event), capture_output=True, text=True, timeout=60
     )
     assert out.returncode == 0
     assert "projects/monswitch.md" in json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
@@ -178,7 +184,8 @@ def test_project_scope_writes_under_cwd(notes: Path, tmp_path: Path, isolated_ho
     assert not user_settings(isolated_home).exists()
     r = notesdb("hook", "uninstall", "--scope", "project", cwd=project)
     assert r.returncode == 0, r.stderr
-    assert json.loads((project / ".claude" / "settings.json").read_text()) == {}
+    # the file held only the hook notesdb wrote into it: it is gone, not left as "{}"
+    assert not (project / ".claude" / "settings.json").exists()
 
 
 def test_uninstall_removes_exactly_the_entry(notes: Path, isolated_home: Path) -> None:
@@ -241,7 +248,7 @@ def test_install_needs_an_existing_notes_folder(tmp_path: Path, isolated_home: P
 def test_bad_scope_is_refused(notes: Path, isolated_home: Path) -> None:
     r = notesdb("hook", "install", "--notes", str(notes), "--scope", "global")
     assert (r.returncode, r.stdout) == (1, "")
-    assert r.stderr == "Error: --scope must be user or project, not 'global'\n"
+    assert r.stderr == "Error: --scope must be user, project or local, not 'global'\n"
 
 
 def test_install_writes_through_a_symlinked_settings_file(notes: Path, isolated_home: Path, tmp_path: Path) -> None:
@@ -268,3 +275,171 @@ def test_a_database_that_cannot_be_written_installs_nothing(notes: Path, isolate
     assert r.returncode == 1
     assert r.stderr.startswith("Error: cannot open database") and r.stderr.count("\n") == 1
     assert not user_settings(isolated_home).exists()
+
+
+def test_install_keeps_the_files_form(notes: Path, isolated_home: Path) -> None:
+    """Indentation, non-ASCII characters and the missing final newline come back as written."""
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    before = {"env": {"GREETING": "grüß dich ✓"}, "model": "opus"}
+    written = json.dumps(before, indent=4, ensure_ascii=False)  # 4 spaces, UTF-8, no newline
+    path.write_text(written, encoding="utf-8")
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
+    raw = path.read_text(encoding="utf-8")
+    assert "grüß dich ✓" in raw and "\\u00fc" not in raw
+    assert raw.startswith('{\n    "env": {\n        "GREETING"') and not raw.endswith("\n")
+    assert notesdb("hook", "uninstall").returncode == 0
+    assert path.read_text(encoding="utf-8") == written
+
+
+def test_install_keeps_escapes_and_tabs_where_the_file_had_them(notes: Path, isolated_home: Path) -> None:
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    written = json.dumps({"env": {"G": "grüß"}}, indent="\t") + "\n"  # \u00fc escapes, tabs
+    path.write_text(written)
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
+    assert "\\u00fc" in path.read_text() and '\n\t"hooks"' in path.read_text()
+    assert notesdb("hook", "uninstall").returncode == 0
+    assert path.read_text() == written
+
+
+def test_a_file_install_created_is_removed_by_uninstall(notes: Path, isolated_home: Path) -> None:
+    path = user_settings(isolated_home)
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
+    assert path.exists()
+    r = notesdb("hook", "uninstall")
+    assert r.stdout == f"removed 1 notesdb hook entry from {path}\n"
+    assert not path.exists()
+    # a file the person wrote, even one left empty by the removal, is written back, not removed
+    path.write_text("{}\n")
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
+    assert notesdb("hook", "uninstall").returncode == 0
+    assert not path.exists()  # it held nothing but the hook: the same as no file for Claude Code
+
+
+def test_second_identical_install_is_unchanged(notes: Path, isolated_home: Path) -> None:
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
+    path = user_settings(isolated_home)
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    r = notesdb("hook", "install", "--notes", str(notes))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"already installed in {path}, unchanged (1 note in ")
+    assert "wrote" not in r.stdout
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
+def test_local_scope_writes_the_personal_project_file(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    r = notesdb("hook", "install", "--notes", str(notes), "--scope", "local", cwd=project)
+    assert r.returncode == 0, r.stderr
+    [entry] = ours(json.loads((project / ".claude" / "settings.local.json").read_text()))
+    check_entry(entry, notes)
+    assert not (project / ".claude" / "settings.json").exists()
+    assert "warning" not in r.stdout
+    assert notesdb("hook", "uninstall", "--scope", "local", cwd=project).returncode == 0
+    assert not (project / ".claude" / "settings.local.json").exists()
+
+
+def test_project_scope_warns_that_the_file_is_shared(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    r = notesdb("hook", "install", "--notes", str(notes), "--scope", "project", cwd=project)
+    assert r.returncode == 0, r.stderr
+    warning = [ln for ln in r.stdout.splitlines() if ln.startswith("warning: ")]
+    assert warning == [
+        f"warning: {project / '.claude' / 'settings.json'} is the project's shared settings file, usually "
+        "committed: it now holds this machine's paths (notesdb, notes, database), which fail on anyone "
+        "else's machine; --scope local writes the personal .claude/settings.local.json instead"
+    ]
+
+
+@pytest.mark.parametrize("first, second", [("user", "project"), ("project", "user"), ("local", "project")])
+def test_a_second_registration_in_a_merged_file_is_refused(
+    notes: Path, tmp_path: Path, isolated_home: Path, first: str, second: str
+) -> None:
+    """Claude Code merges user, project and local settings: two notesdb hooks would both run."""
+    project = tmp_path / "project"
+    project.mkdir()
+    assert notesdb("hook", "install", "--notes", str(notes), "--scope", first, cwd=project).returncode == 0
+    from notesdb.install import settings_path
+
+    first_path = settings_path(first, "claude", project)
+    second_path = settings_path(second, "claude", project)
+    before = first_path.read_bytes()
+    r = notesdb("hook", "install", "--notes", str(notes), "--scope", second, cwd=project)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == (
+        f"Error: a notesdb hook is already registered in {first_path}, which Claude Code merges with "
+        f"{second_path}: every prompt would get the line twice; remove it first with "
+        f"'notesdb hook uninstall --client claude --scope {first}'\n"
+    )
+    assert first_path.read_bytes() == before and not second_path.exists()
+
+
+def test_an_old_exec_form_entry_is_replaced(notes: Path, isolated_home: Path) -> None:
+    """An entry written by an earlier notesdb (command + args) is upgraded, not doubled."""
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    old = {"type": "command", "command": str(NOTESDB_EXE), "args": ["hook", "--notes", str(notes)], "timeout": 10}
+    path.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [old, OTHER_HANDLER]}]}}))
+    r = notesdb("hook", "install", "--notes", str(notes))
+    assert r.stdout.startswith("wrote to"), r.stderr
+    settings = json.loads(path.read_text())
+    [entry] = ours(settings)
+    check_entry(entry, notes)
+    assert "args" not in json.dumps(settings) and OTHER_HANDLER in settings["hooks"]["UserPromptSubmit"][0]["hooks"]
+    r = notesdb("hook", "uninstall")
+    assert r.stdout == f"removed 1 notesdb hook entry from {path}\n"
+
+
+def harness_command(notes: Path, db: Path) -> str:
+    """The command line the real-client harness wires into Codex and Gemini CLI by hand (and
+    found working in both): every part quoted with shlex.quote, joined by spaces."""
+    return " ".join(shlex.quote(str(x)) for x in (NOTESDB_EXE.resolve(), "hook", "--notes", notes, "--db", db))
+
+
+def test_codex_entry(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    db = tmp_path / "my data" / "n.db"
+    r = notesdb("hook", "install", "--client", "codex", "--notes", str(notes), "--db", str(db))
+    assert r.returncode == 0, r.stderr
+    path = isolated_home / ".codex" / "hooks.json"
+    assert json.loads(path.read_text()) == {"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": harness_command(notes.resolve(), db), "timeout": 10}]}]}}  # fmt: skip
+    assert "Codex runs a new or changed hook only after you trust it" in r.stdout
+    assert not user_settings(isolated_home).exists()
+    assert notesdb("hook", "uninstall", "--client", "codex").stdout == f"removed 1 notesdb hook entry from {path}\n"
+
+
+def test_codex_home_is_honoured(notes: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codexhome"))
+    assert notesdb("hook", "install", "--client", "codex", "--notes", str(notes)).returncode == 0
+    assert ours(json.loads((tmp_path / "codexhome" / "hooks.json").read_text()))
+
+
+def test_gemini_entry(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    path = isolated_home / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}, indent=2) + "\n")
+    db = tmp_path / "n.db"
+    r = notesdb("hook", "install", "--client", "gemini", "--notes", str(notes), "--db", str(db), "--timeout", "7")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(path.read_text()) == {
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "name": "notesdb",
+                                              "command": harness_command(notes.resolve(), db), "timeout": 7000}]}]},
+    }  # fmt: skip
+    r = notesdb("hook", "uninstall", "--client", "gemini")
+    assert r.returncode == 0
+    assert json.loads(path.read_text()) == {"security": {"auth": {"selectedType": "gemini-api-key"}}}
+
+
+@pytest.mark.parametrize("args, error", [
+    (["--client", "cursor"], "Error: --client must be one of claude, codex, gemini, not 'cursor'\n"),
+    (["--client", "codex", "--scope", "local"], "Error: --scope local exists only for claude; Codex CLI has user and project\n"),
+])  # fmt: skip
+def test_bad_client_or_scope(notes: Path, isolated_home: Path, args: list[str], error: str) -> None:
+    r = notesdb("hook", "install", "--notes", str(notes), *args)
+    assert (r.returncode, r.stdout, r.stderr) == (1, "", error)
+    r = notesdb("hook", "uninstall", *args)
+    assert (r.returncode, r.stdout, r.stderr) == (1, "", error)

@@ -64,7 +64,9 @@ def test_database_wal_shm_and_lock_are_owner_only(open_umask: object, vault: Pat
 def test_hook_errors_file_is_owner_only(open_umask: object, vault: Path, tmp_path: Path) -> None:
     db = tmp_path / "data" / "notes.db"
     db.parent.mkdir(mode=0o700)
-    db.write_bytes(b"not a database " * 100)
+    conn = sqlite3.connect(db)  # a database from a newer notesdb: left alone, noted in the file
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
     hook(vault, db, event(SECRET))
     errors = db.parent / "hook-errors.jsonl"
     assert mode(errors) == 0o600

@@ -89,8 +89,9 @@ def test_the_hook_names_the_note(indexed: tuple[Path, Path], prompt: str, path: 
     assert obj is not None, f"silent on {prompt!r}"
     line = obj["hookSpecificOutput"]["additionalContext"]
     assert line.startswith("Notes that may cover this: ")
-    # the named note comes first
-    assert line.index(f"({path})") == min(line.index(f"({p})") for p in [path] + _paths_in(line))
+    # the named note comes first, by a path the assistant can open wherever it runs
+    full = f"{indexed[0].resolve()}/{path}"
+    assert line.index(f"({full})") == min(line.index(f"({p})") for p in [full] + _paths_in(line))
 
 
 def _paths_in(line: str) -> list[str]:

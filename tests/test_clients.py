@@ -1,0 +1,227 @@
+"""The hook as each assistant CLI runs it: the event JSON each one sends, the answer each one
+reads, and what the hook does when the notes it would name are not there.
+
+The events are the ones Claude Code 2.1.332, Codex CLI 0.171 and Gemini CLI 0.61 were seen to
+send; the answer schemas are those CLIs' (Codex: ``user-prompt-submit.command.output``, no
+extra properties; Gemini CLI: ``docs/hooks/reference.md``), written out here field by field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from conftest import NOTESDB_EXE, decision_rows
+
+from notesdb.gate import MAX_LINE_CHARS
+
+pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+
+COVERED = "monswitch is playing up again"
+
+EVENTS: dict[str, dict[str, Any]] = {
+    "claude": {"session_id": "22ffc1bd", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp/proj",
+               "prompt_id": "16f82348", "permission_mode": "default", "hook_event_name": "UserPromptSubmit"},
+    "codex": {"session_id": "0199a", "turn_id": "1", "transcript_path": None, "cwd": "/tmp/proj",
+              "hook_event_name": "UserPromptSubmit", "model": "gpt-fake", "permission_mode": "default"},
+    "gemini": {"session_id": "5e1f", "transcript_path": "/tmp/g.json", "cwd": "/tmp/proj",
+               "hook_event_name": "BeforeAgent", "timestamp": "2026-11-30T18:00:00.000Z"},
+}  # fmt: skip
+
+
+def _output_schema(event: str, strict: bool) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "continue": {"type": "boolean"},
+            "decision": {"enum": ["block"]} if strict else {"type": "string"},
+            "reason": {"type": "string"},
+            "stopReason": {"type": "string"},
+            "suppressOutput": {"type": "boolean"},
+            "systemMessage": {"type": "string"},
+            "hookSpecificOutput": {
+                "type": "object",
+                "properties": {"hookEventName": {"const": event}, "additionalContext": {"type": "string"}},
+                "required": ["hookEventName"],
+                "additionalProperties": not strict,
+            },
+        },
+        "additionalProperties": not strict,
+    }
+
+
+SCHEMAS = {
+    # Claude Code reads the same object; Codex allows nothing beyond these fields
+    "claude": _output_schema("UserPromptSubmit", strict=True),
+    "codex": _output_schema("UserPromptSubmit", strict=True),
+    "gemini": _output_schema("BeforeAgent", strict=False),
+}
+
+
+def hook(vault: Path, db: Path, event: dict[str, Any]) -> tuple[subprocess.CompletedProcess[bytes], Any]:
+    proc = subprocess.run(
+        [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+        input=json.dumps(event).encode(), capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0 and proc.stderr == b""
+    return proc, json.loads(proc.stdout) if proc.stdout else None
+
+
+@pytest.mark.parametrize("client", list(EVENTS))
+def test_each_client_gets_its_own_answer(client: str, indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    proc, out = hook(vault, db, dict(EVENTS[client], prompt=COVERED))
+    assert out is not None
+    jsonschema.validate(out, SCHEMAS[client])
+    assert out["hookSpecificOutput"]["hookEventName"] == EVENTS[client]["hook_event_name"]
+    assert f"({vault.resolve()}/projects/monswitch.md)" in out["hookSpecificOutput"]["additionalContext"]
+    assert proc.stdout.endswith(b"}\n") and proc.stdout.count(b"\n") == 1  # stdout is JSON only
+
+
+@pytest.mark.parametrize("client", list(EVENTS))
+def test_each_client_gets_silence_for_an_uncovered_prompt(client: str, indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    proc, out = hook(vault, db, dict(EVENTS[client], prompt="thanks, that worked"))
+    assert proc.stdout == b"" and out is None
+
+
+def test_another_event_is_answered_with_silence(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    proc, out = hook(vault, db, dict(EVENTS["gemini"], hook_event_name="BeforeModel", prompt=COVERED))
+    assert out is None
+    row = decision_rows(db)[-1]
+    assert row["route"] == "bad-input" and "unsupported hook event 'BeforeModel'" in row["error"]
+
+
+def test_every_note_named_can_be_opened(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """The assistant runs in some project folder: each path in the line opens from anywhere."""
+    vault, db = indexed
+    elsewhere = tmp_path / "project"
+    elsewhere.mkdir()
+    from notesdb.db import open_db
+
+    conn = open_db(db)
+    rows = conn.execute("SELECT path, title FROM notes ORDER BY path LIMIT 30").fetchall()
+    conn.close()
+    spoken = 0
+    for path, title in rows:
+        _, out = hook(vault, db, dict(EVENTS["claude"], prompt=f"{title}?"))
+        if out is None:
+            continue
+        spoken += 1
+        line = out["hookSpecificOutput"]["additionalContext"]
+        assert len(line) <= MAX_LINE_CHARS
+        named = re.findall(r'"[^"]*" \(([^)]+)\)', line)
+        assert named
+        for p in named:
+            assert Path(p).is_absolute() and (elsewhere / p).is_file(), (p, line)
+    assert spoken >= 10  # most titles name their note
+
+
+def test_the_line_cap_holds_with_a_long_folder_path(tmp_path: Path, indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / ("and-another-one-" * 6) / "notes"
+    deep.parent.mkdir(parents=True)
+    vault.rename(deep)
+    _, out = hook(deep, db, dict(EVENTS["claude"], prompt=COVERED))
+    line = out["hookSpecificOutput"]["additionalContext"]
+    assert len(line) <= MAX_LINE_CHARS and f"({deep}/projects/monswitch.md)" in line
+
+
+def test_a_moved_notes_folder_makes_the_hook_silent(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    _, out = hook(vault, db, dict(EVENTS["claude"], prompt=COVERED))
+    assert out is not None
+    vault.rename(vault.with_name("vault-moved"))
+    proc, out = hook(vault, db, dict(EVENTS["claude"], prompt=COVERED))
+    assert proc.stdout == b"" and out is None
+    row = decision_rows(db)[-1]
+    assert row["route"] == "notes-missing" and row["spoken"] == 0
+    assert f"notes folder not found: {vault}" in row["error"] and "--notes NEW_FOLDER" in row["error"]
+    vault.with_name("vault-moved").rename(vault)  # back: it speaks again
+    _, out = hook(vault, db, dict(EVENTS["claude"], prompt=COVERED))
+    assert out is not None
+
+
+def test_a_named_note_gone_from_disk_is_not_named(indexed: tuple[Path, Path]) -> None:
+    """The index can lag behind the folder (another process holds the index lock, so this
+    call answers from the index as it is): a note that is no longer there is never named."""
+    import fcntl
+
+    vault, db = indexed
+    (vault / "projects" / "monswitch.md").unlink()
+    fd = os.open(str(db) + ".lock", os.O_CREAT | os.O_RDWR, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # "another process is updating the index"
+    try:
+        proc, out = hook(vault, db, dict(EVENTS["claude"], prompt=COVERED))
+    finally:
+        os.close(fd)
+    assert proc.stdout == b"" and out is None
+    row = decision_rows(db)[-1]
+    assert row["route"] == "note-missing" and row["spoken"] == 0
+    assert "named notes no longer on disk: projects/monswitch.md" in row["error"]
+    assert "IndexBusy" in row["error"]
+
+
+def test_doctor_names_a_missing_notes_folder_and_what_to_do(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    shutil.move(vault, vault.with_name("elsewhere"))
+    proc = subprocess.run([str(NOTESDB_EXE), "doctor", "--notes", str(vault), "--db", str(db)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[0] == (
+        f"problem  notes folder: {vault} does not exist (moved, renamed or unmounted?): the hook stays "
+        "silent until it is back; if it moved, run 'notesdb hook install --notes NEW_FOLDER' to point the hook there"
+    )
+    assert proc.stdout.splitlines()[-1] == "1 problem left"
+
+
+def doctor(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(NOTESDB_EXE), "doctor", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def settings_with(path: Path, event: str, command: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"hooks": {event: [{"hooks": [{"type": "command", "command": command}]}]}}))
+
+
+def test_doctor_reports_every_entry_of_every_client(indexed: tuple[Path, Path], isolated_home: Path, tmp_path: Path) -> None:
+    vault, db = indexed
+    project = tmp_path / "project"
+    good = f"'{NOTESDB_EXE}' hook --notes '{vault}' --db '{db}'"
+    settings_with(isolated_home / ".claude" / "settings.json", "UserPromptSubmit", good)
+    settings_with(project / ".claude" / "settings.local.json", "UserPromptSubmit", good)  # a duplicate
+    gone = tmp_path / "deleted-venv" / "bin" / "notesdb"
+    settings_with(isolated_home / ".codex" / "hooks.json", "UserPromptSubmit", f"{gone} hook --notes {vault}")
+    settings_with(isolated_home / ".gemini" / "settings.json", "BeforeAgent",
+                  f"{NOTESDB_EXE} hook --notes {tmp_path / 'moved-away'}")  # fmt: skip
+    proc = doctor(cwd=project)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 1
+    hook_lines = [ln for ln in lines if ln.split()[1:2] == ["hook:"]]
+    assert len(hook_lines) == 5, lines
+    assert hook_lines[0] == f"ok       hook: Claude Code, user ({isolated_home / '.claude' / 'settings.json'}): {good}"
+    assert hook_lines[1].startswith(f"ok       hook: Claude Code, local ({project / '.claude' / 'settings.local.json'})")
+    assert hook_lines[2].startswith(f"problem  hook: Codex CLI, user ({isolated_home / '.codex' / 'hooks.json'}): "
+                                    f"runs {gone}, which does not exist (a deleted virtualenv?)")  # fmt: skip
+    assert "pipx install, uv tool install" in hook_lines[2] and "by hand" in hook_lines[2]
+    assert hook_lines[3].startswith("problem  hook: Gemini CLI, user") and "moved-away does not exist" in hook_lines[3]
+    assert hook_lines[4].startswith("problem  hook: 2 notesdb hooks for claude (") and "2 times" in hook_lines[4]
+    assert lines[-1] == "3 problems left"
+
+
+def test_doctor_with_no_hook_installed_says_so(isolated_home: Path, tmp_path: Path) -> None:
+    proc = doctor(cwd=tmp_path)
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines() == [
+        "warning  hook: no notesdb hook in the settings of Claude Code, Codex CLI or Gemini CLI: "
+        "'notesdb hook install --notes DIR' adds one",
+        "healthy",
+    ]
