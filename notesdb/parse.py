@@ -60,6 +60,14 @@ _HTML_TAG = re.compile(r"<[^>]*>")
 _HTML_BR = re.compile(r"<br\b", re.IGNORECASE)
 _TAG_SPLIT = re.compile(r"[,\s]+")
 _SPACES = re.compile(r"\s+")
+#: Template placeholders: ``{{date}}`` (Obsidian core templates, Jinja, Mustache) and
+#: ``<% tp.date.now() %>`` (Templater).
+_PLACEHOLDER = re.compile(r"\{\{[^{}\n]{0,200}\}\}|<%.{0,400}?%>", re.DOTALL)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+#: A note with a placeholder and fewer words of its own than this is a template: a page of
+#: field names ("Author:", "Rating:", "## Notes") around placeholders. A real note that shows
+#: a placeholder in passing (a Jinja how-to) says more than a short paragraph.
+MAX_TEMPLATE_WORDS: Final = 40
 _NAME_SEPARATORS = re.compile(r"[-_\s]+")
 
 # Bounds on walking a front-matter value, so that YAML anchors, aliases
@@ -85,6 +93,7 @@ class Note:
     aliases: list[str]
     tags: list[str]
     problems: list[str]  # one short human-readable line per problem, [] when none
+    template: bool = False  # placeholders and field names only: a template, not a note
 
 
 def parse_note(path: str, data: bytes) -> Note:
@@ -156,6 +165,7 @@ def _parse(path: str, data: bytes) -> Note:
         return _empty_note(path, problems + [_P_EMPTY])
 
     meta, text = _front_matter(text, problems)
+    template = _is_template(text)
 
     title = _first_text(meta, "title", "name")
     desc = _first_text(meta, "description", "summary")
@@ -197,7 +207,16 @@ def _parse(path: str, data: bytes) -> Note:
         aliases=aliases,
         tags=tags,
         problems=problems,
+        template=template,
     )
+
+
+def _is_template(text: str) -> bool:
+    """True for a note of placeholders and field names (see ``MAX_TEMPLATE_WORDS``)."""
+    if "{{" not in text and "<%" not in text:
+        return False
+    rest, n = _PLACEHOLDER.subn(" ", text)
+    return n > 0 and len(_WORD.findall(rest)) < MAX_TEMPLATE_WORDS
 
 
 def _empty_note(path: str, problems: list[str]) -> Note:
