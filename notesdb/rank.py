@@ -14,7 +14,10 @@ Every candidate gets an *evidence* score: the sum over message terms of
 a corrected or expanded one, ``specificity`` discounts everyday English words, and ``place``
 follows the column weights 3 : 2 : 2 : 1 (title 1, description and headings 2/3, body
 ``Settings.body_place``). Every weight is a field of :class:`notesdb.settings.Settings`.
-Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
+A word only in the body of a long note counts for less: by FTS5's own BM25 term weight for
+that note's body (term frequency over length), read as a share of ``Settings.body_saturation``,
+so a catalogue or a year's log that mentions a word once among hundreds cannot outweigh the
+note about it. Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
 means the same for a three-word message and a pasted log.
 """
 
@@ -222,7 +225,7 @@ def rank(
         for rowid, t_, d_, h_, b_ in located:
             found[rowid] = "title" if t_ else "desc" if d_ else "headings" if h_ else "body"
             if found[rowid] == "body" and fts_idf > 0:
-                body_share[(w, rowid)] = min(1.0, -b_ / fts_idf)
+                body_share[(w, rowid)] = min(1.0, -b_ / fts_idf / s.body_saturation)
         places[w] = found
     place_weight = place_weights(s)
     for c in cands.values():

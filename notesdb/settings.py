@@ -83,6 +83,12 @@ class Settings:
     #: description or headings (title 1, description and headings 2/3 follow bm25(3, 2, 2, 1));
     #: set by hand with the column weights and checked on the shared labelled sets
     body_place: float = 0.5
+    #: a word only in a note's body keeps its full weight while FTS5's BM25 term weight for it
+    #: (``tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average length))``, 1.0 for one
+    #: mention in a note of average length) is at least this; below, it weighs that share:
+    #: 0.5 is one mention in a note about 3.4 times the average length, so ordinary long notes
+    #: keep their weight and a catalogue 20 times longer keeps a quarter (``rank.rank``)
+    body_saturation: float = 0.5
     #: weight of a message word in no note (that corrects or expands to nothing), relative to
     #: the IDF of a word found in no note: such words make the message about something else
     unknown_weight: float = 0.5
@@ -136,6 +142,7 @@ SCORING: Final = (
     "prefix_max_zipf",
     "correct_max_zipf",
     "body_place",
+    "body_saturation",
     "unknown_weight",
     "reference_notes",
     "number_weight",

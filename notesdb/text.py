@@ -144,9 +144,10 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
     """Letter/digit and hyphen variants of the text's adjacent token pairs, as one token.
 
     ``"Yaesu FT-65"`` -> ``[("ft", "65")]``; ``"MGS 3"`` -> ``[("mgs", "3")]``; ``"wi-fi"`` ->
-    ``[("wi", "fi")]``; ``"E-15 error"`` -> ``[("e", "15")]``. A hyphen joins two tokens, not
-    both numbers (dates), when one holds a digit or has at most two letters; a single space
-    joins a run of at most ``MAX_JOIN_LETTERS`` letters to a number. Tokens are folded like
+    ``[("wi", "fi")]``; ``"E-15 error"`` -> ``[("e", "15")]``. A hyphen or a single space joins
+    a run of at most ``MAX_JOIN_LETTERS`` letters to a number; a hyphen also joins two words
+    when one has at most two letters. Names of several parts ("mercedes-w204") and dates
+    ("2024-11-02") are not joined: their parts are the words people type. Tokens are folded like
     :func:`words`.
     """
     if not text.isascii():
@@ -157,8 +158,8 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
         if prev is not None and _JOIN_GAP.fullmatch(text, prev.end(), m.start()):
             a, b = spell(fold(prev.group())), spell(fold(m.group()))
             hyphen = text[prev.end()] not in " \t"
-            if a and b and not (a.isdigit() and b.isdigit()) and (
-                (hyphen and (not a.isalpha() or not b.isalpha() or min(len(a), len(b)) <= 2))
+            if a and b and (
+                (hyphen and a.isalpha() and b.isalpha() and min(len(a), len(b)) <= 2)
                 or (a.isalpha() and b.isdigit() and len(a) <= MAX_JOIN_LETTERS)
             ):
                 out.append((a, b))
