@@ -14,11 +14,13 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import sqlite3
 import stat as statmod
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Final, Iterable, Iterator
 
@@ -86,17 +88,23 @@ def skipped_by(rel: str, skip: tuple[str, ...], folder: bool = False) -> bool:
     :param rel: POSIX path relative to the notes root (a folder without its trailing ``/``)
     :param folder: ``rel`` is a folder
     """
-    from fnmatch import fnmatchcase
+    folders, files = _skip_patterns(skip)
+    pattern = folders if folder else files
+    return pattern is not None and pattern.match(rel.lower()) is not None
 
-    low = rel.lower()
-    for pattern in skip:
-        p = pattern.lower()
-        if p.endswith("/"):
-            if folder and fnmatchcase(low, p.rstrip("/")):
-                return True
-        elif not folder and fnmatchcase(low, p):
-            return True
-    return False
+
+@lru_cache(maxsize=8)
+def _skip_patterns(skip: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The skip patterns as one compiled regular expression for folders and one for files
+    (a walk tests every folder and file of the notes, on every message)."""
+    from fnmatch import translate
+
+    folders = [translate(p.lower().rstrip("/")) for p in skip if p.endswith("/")]
+    files = [translate(p.lower()) for p in skip if not p.endswith("/")]
+    return (
+        re.compile("|".join(folders)) if folders else None,
+        re.compile("|".join(files)) if files else None,
+    )
 
 
 def walk_notes(
@@ -118,6 +126,7 @@ def walk_notes(
         if problems is not None:
             problems[_printable(rel)] = [why]
 
+    skip_folders, skip_files = _skip_patterns(tuple(skip))
     seen_dirs: set[tuple[int, int]] = set()
     stack: list[tuple[str, str, bool]] = [(os.fspath(root), "", False)]
     while stack:
@@ -144,7 +153,7 @@ def walk_notes(
             rel = prefix + name
             try:
                 if entry.is_dir():
-                    if skip and skipped_by(rel, skip, folder=True):
+                    if skip_folders is not None and skip_folders.match(rel.lower()):
                         if skipped is not None:
                             skipped.append(rel + "/")
                         continue
@@ -152,7 +161,7 @@ def walk_notes(
                     continue
                 if not name.lower().endswith(NOTE_SUFFIXES):
                     continue
-                if skip and skipped_by(rel, skip):
+                if skip_files is not None and skip_files.match(rel.lower()):
                     if skipped is not None:
                         skipped.append(rel)
                     continue
