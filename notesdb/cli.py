@@ -197,8 +197,9 @@ def index(
     )
     for path, problems in sorted(stats.problems.items()):
         typer.echo(f"problem: {path}: {'; '.join(problems)}")
-    for path in sorted(stats.skipped):
-        typer.echo(f"skipped: {path}")
+    if stats.changed:  # what [index] skip and template detection left out, once per change
+        for path in sorted(stats.skipped):
+            typer.echo(f"skipped: {path}")
 
 
 @app.command()
