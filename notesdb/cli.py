@@ -183,6 +183,7 @@ def index(
             "renamed": [list(r) for r in stats.renamed],
             "removed": stats.removed,
             "problems": stats.problems,
+            "skipped": stats.skipped,
             "elapsed_ms": round(stats.elapsed_ms, 2),
             "moved_aside": str(moved) if moved else None,
         }
@@ -196,6 +197,9 @@ def index(
     )
     for path, problems in sorted(stats.problems.items()):
         typer.echo(f"problem: {path}: {'; '.join(problems)}")
+    if stats.changed:  # what [index] skip and template detection left out, once per change
+        for path in sorted(stats.skipped):
+            typer.echo(f"skipped: {path}")
 
 
 @app.command()

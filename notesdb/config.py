@@ -165,6 +165,6 @@ def load_config(config: str | os.PathLike[str] | None = None) -> Config:
     index = data.get("index", {})
     if "skip" in index:
         if not isinstance(index["skip"], list) or not all(isinstance(s, str) for s in index["skip"]):
-            raise ConfigError(f"config file {path}: [index] skip must be a list of file names")
+            raise ConfigError(f"config file {path}: [index] skip must be a list of file names or glob patterns")
         out.skip = tuple(index["skip"])
     return out

@@ -18,10 +18,10 @@ from typing import Final
 from notesdb.clock import file_stamp
 from notesdb.errors import DatabaseDamaged, DatabaseUnavailable, SchemaTooNew
 
-__all__ = ["SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "open_db", "move_aside", "transaction", "note_count"]
+__all__ = ["SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "open_db", "move_aside", "transaction", "note_count", "searchable_count"]
 
 #: ``PRAGMA user_version`` after the last migration in ``notesdb/migrations.py``.
-SCHEMA_VERSION: Final = 7
+SCHEMA_VERSION: Final = 9
 #: Busy timeout in ms: how long a writer waits for another before giving up (WAL makes readers
 #: never wait). Chosen to sit under the hook's own time bound of about 1 s.
 BUSY_TIMEOUT_MS: Final = 800
@@ -68,6 +68,13 @@ class transaction:
 def note_count(conn: sqlite3.Connection) -> int:
     """Number of notes in the index."""
     return int(conn.execute("SELECT count(*) FROM notes").fetchone()[0])
+
+
+def searchable_count(conn: sqlite3.Connection) -> int:
+    """Number of notes in the full-text index: the N of every IDF. Empty notes and templates
+    (``notes.searchable = 0``) are not counted, so a folder padded with hundreds of empty
+    placeholders judges as the same folder without them."""
+    return int(conn.execute("SELECT count(*) FROM notes_fts_docsize").fetchone()[0])
 
 
 def _create_private(path: Path) -> None:

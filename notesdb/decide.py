@@ -12,7 +12,7 @@ import time
 from notesdb.gate import Decision, Route, Settings, judge
 from notesdb.query import build_query
 from notesdb.rank import Ranking, rank
-from notesdb.db import note_count
+from notesdb.db import searchable_count
 
 __all__ = ["decide", "decide_with_ranking", "is_slash_command"]
 
@@ -35,7 +35,7 @@ def decide_with_ranking(
         d = Decision(spoken=False, route=Route.SLASH_COMMAND, reasons=["slash commands are not judged"])
         d.elapsed_ms = (time.perf_counter() - t0) * 1000
         return d, None
-    n = note_count(conn)
+    n = searchable_count(conn)
     query = build_query(conn, message, n, settings)
     ranking = rank(conn, query, settings=settings)
     d = judge(ranking, settings, folder)

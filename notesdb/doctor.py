@@ -124,7 +124,7 @@ def diagnose(
 ) -> Report:
     """Check the database at ``db_path`` against the notes folder ``notes``.
 
-    :param skip: file names at the notes root that are not notes
+    :param skip: patterns of folders and files that are not notes (``sync.skipped_by``)
     :param repair: mend what can be mended (see the module docstring)
     :returns: the checks; ``Report.healthy`` is False when one is left failing
     A missing notes folder is reported (with what to do) and the checks that need it skipped.

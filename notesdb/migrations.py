@@ -12,7 +12,7 @@ shell and in Datasette.
 
 from sqlite_utils import Database, Migrations
 
-from notesdb.vocab import english_zipf
+from notesdb.vocab import english_zipf, lexicon_rows, rebuild_vocab
 
 migrations = Migrations("notesdb")
 
@@ -194,3 +194,108 @@ def m007_vocab_drop_place_counts(db: Database) -> None:
     for column in ("title_doc_freq", "desc_doc_freq", "headings_doc_freq", "meta_doc_freq"):
         db.execute(f"ALTER TABLE vocab DROP COLUMN {column}")
     db.execute("PRAGMA user_version = 7")
+
+
+@migrations()
+def m008_index_extras(db: Database) -> None:
+    """Extra words per column and empty notes kept out of the full-text index.
+
+    ``notes`` gains ``title_extra``, ``desc_extra``, ``headings_extra``, ``body_extra``: words
+    that FTS5's ``unicode61`` would not make of the note's text but a message may use for it
+    (letters spelled out, "große" -> "grosse"; letter/digit joins, "FT-65" -> "ft65"; the file
+    name's words as title words and the folder names as heading words), and ``searchable``:
+    0 for a note with no text of its own (an empty placeholder or a template), which then has no
+    row in ``notes_fts``, no words in ``vocab`` and no part in any IDF. ``vocab`` gains ``rev``,
+    the word reversed, so that the words ending in a message word (compounds) are one range
+    read. ``notes_fts`` is rebuilt on these columns and ``vocab`` recounted; every note is read
+    again at the next sync (its stored size no longer matches), which fills the new columns.
+    """
+    for trigger in ("notes_ai", "notes_ad", "notes_au"):
+        db.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+    db.execute("DROP TABLE IF EXISTS notes_fts_terms")
+    db.execute("DROP TABLE IF EXISTS notes_fts")
+    db.execute("DROP VIEW IF EXISTS notes_text")
+    db.execute("UPDATE notes SET size = -1")  # the next sync reads every note again
+    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    for column in ("title_extra", "desc_extra", "headings_extra", "body_extra"):
+        db.execute(f"ALTER TABLE notes ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+    # (no comments on added columns: SQLite appends the definition to the table's SQL text)
+    db.execute("ALTER TABLE notes ADD COLUMN searchable INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE vocab ADD COLUMN rev TEXT NOT NULL DEFAULT ''")
+    db.execute("CREATE INDEX vocab_rev ON vocab(rev)")
+    title = "{0}.title || ' ' || {0}.aliases || ' ' || {0}.title_extra"
+    desc = "{0}.desc || ' ' || {0}.desc_extra"
+    headings = "{0}.headings || ' ' || {0}.tags || ' ' || {0}.headings_extra"
+    body = "{0}.body || ' ' || {0}.body_extra"
+
+    def cols(row: str) -> str:
+        return ", ".join(c.format(row) for c in (title, desc, headings, body))
+
+    db.execute(
+        f"""
+        CREATE VIEW notes_text AS -- what notes_fts indexes: aliases count as title, tags as
+        -- headings, each column's extra words go with it; notes with no text are left out
+        SELECT id, {title.format('notes')} AS title, {desc.format('notes')} AS desc,
+               {headings.format('notes')} AS headings, {body.format('notes')} AS body
+        FROM notes WHERE searchable
+        """
+    )
+    db.execute(
+        """
+        CREATE VIRTUAL TABLE notes_fts USING fts5( -- full-text index of notes, rowid = notes.id
+            title, desc, headings, body,
+            content = 'notes_text', content_rowid = 'id',
+            tokenize = 'unicode61 remove_diacritics 2'
+        )
+        """
+    )
+    db.execute("INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(3.0, 2.0, 2.0, 1.0)')")
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_ai AFTER INSERT ON notes WHEN new.searchable BEGIN
+            INSERT INTO notes_fts(rowid, title, desc, headings, body) VALUES (new.id, {cols('new')});
+        END
+        """
+    )
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_ad AFTER DELETE ON notes WHEN old.searchable BEGIN
+            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
+            VALUES ('delete', old.id, {cols('old')});
+        END
+        """
+    )
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_au AFTER UPDATE ON notes BEGIN
+            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
+            SELECT 'delete', old.id, {cols('old')} WHERE old.searchable;
+            INSERT INTO notes_fts(rowid, title, desc, headings, body)
+            SELECT new.id, {cols('new')} WHERE new.searchable;
+        END
+        """
+    )
+    db.execute(
+        "CREATE VIRTUAL TABLE notes_fts_terms USING fts5vocab(notes_fts, instance)"
+        " -- every occurrence of every indexed word: term, doc (= notes.id), col, offset"
+    )
+    db.execute("INSERT INTO notes_fts(notes_fts) VALUES ('rebuild')")
+    rebuild_vocab(db.conn)
+    db.execute("PRAGMA user_version = 8")
+
+
+@migrations()
+def m009_lexicon(db: Database) -> None:
+    """``lexicon``: how common each everyday word is in other languages than English."""
+    db.execute(
+        """
+        CREATE TABLE lexicon ( -- everyday words of other languages (wordfreq, CC BY-SA 4.0)
+            word TEXT NOT NULL,      -- folded like notesdb.text.words
+            lang TEXT NOT NULL,      -- ISO 639-1 code: de, fr, es, ...
+            zipf REAL NOT NULL,      -- log10 of occurrences per billion words in that language
+            PRIMARY KEY (word, lang)
+        ) WITHOUT ROWID
+        """
+    )
+    db.conn.executemany("INSERT INTO lexicon(word, lang, zipf) VALUES (?, ?, ?)", lexicon_rows())
+    db.execute("PRAGMA user_version = 9")

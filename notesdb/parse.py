@@ -60,6 +60,14 @@ _HTML_TAG = re.compile(r"<[^>]*>")
 _HTML_BR = re.compile(r"<br\b", re.IGNORECASE)
 _TAG_SPLIT = re.compile(r"[,\s]+")
 _SPACES = re.compile(r"\s+")
+#: Template placeholders: ``{{date}}`` (Obsidian core templates, Jinja, Mustache) and
+#: ``<% tp.date.now() %>`` (Templater).
+_PLACEHOLDER = re.compile(r"\{\{[^{}\n]{0,200}\}\}|<%.{0,400}?%>", re.DOTALL)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+#: A note with a placeholder and fewer words of its own than this is a template: a page of
+#: field names ("Author:", "Rating:", "## Notes") around placeholders. A real note that shows
+#: a placeholder in passing (a Jinja how-to) says more than a short paragraph.
+MAX_TEMPLATE_WORDS: Final = 40
 _NAME_SEPARATORS = re.compile(r"[-_\s]+")
 
 # Bounds on walking a front-matter value, so that YAML anchors, aliases
@@ -85,6 +93,7 @@ class Note:
     aliases: list[str]
     tags: list[str]
     problems: list[str]  # one short human-readable line per problem, [] when none
+    template: bool = False  # placeholders and field names only: a template, not a note
 
 
 def parse_note(path: str, data: bytes) -> Note:
@@ -110,7 +119,9 @@ def parse_note(path: str, data: bytes) -> Note:
       malformed or not a mapping (both are problems). Values of any YAML
       type are turned into text.
     * title: ``title``, else ``name``, else the first H1 heading, else the
-      file name made readable (``home/smoke-alarms.md`` -> "smoke alarms").
+      file name made readable (``home/smoke-alarms.md`` -> "smoke alarms"). Only an H1
+      that is the note's first content line is a title: an H1 further down ("Resources",
+      "Problem") is a section heading like any other.
       desc: ``description``, else ``summary``. type: ``type``, else
       ``metadata.type``. aliases: ``aliases``/``alias``, a list or one
       string. tags: ``tags``/``tag``, a list or a string split on commas
@@ -154,6 +165,7 @@ def _parse(path: str, data: bytes) -> Note:
         return _empty_note(path, problems + [_P_EMPTY])
 
     meta, text = _front_matter(text, problems)
+    template = _is_template(text)
 
     title = _first_text(meta, "title", "name")
     desc = _first_text(meta, "description", "summary")
@@ -195,7 +207,16 @@ def _parse(path: str, data: bytes) -> Note:
         aliases=aliases,
         tags=tags,
         problems=problems,
+        template=template,
     )
+
+
+def _is_template(text: str) -> bool:
+    """True for a note of placeholders and field names (see ``MAX_TEMPLATE_WORDS``)."""
+    if "{{" not in text and "<%" not in text:
+        return False
+    rest, n = _PLACEHOLDER.subn(" ", text)
+    return n > 0 and len(_WORD.findall(rest)) < MAX_TEMPLATE_WORDS
 
 
 def _empty_note(path: str, problems: list[str]) -> Note:
@@ -407,11 +428,12 @@ def _plain_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, str]
             level, heading = m.groups()
             if not title_taken and level == "#":
                 headings.insert(0, ("h1-title", heading))
-                title_taken = True
             else:
                 headings.append(("h", heading))
+            title_taken = True  # only the first content line may be the title
         elif line.strip():
             body.append(line.strip())
+            title_taken = True
     return headings, body
 
 
@@ -435,6 +457,8 @@ def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, s
 
     for tok in _markdown().parse(text):
         kind = tok.type
+        if tok.level == 0 and not kind.startswith("heading") and kind != "inline":
+            title_taken = True  # content came first: a later H1 is a section heading
         if kind == "inline":
             if heading_tag:
                 line = _one_line(_inline_text(tok.children or [], " "))
@@ -457,6 +481,7 @@ def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, s
             heading_tag = tok.tag
         elif kind == "heading_close":
             heading_tag = ""
+            title_taken = title_taken or bool(headings)  # an empty heading is no content
         elif kind == "tr_open":
             row = []
         elif kind == "tr_close":

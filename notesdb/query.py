@@ -21,6 +21,7 @@ syntax error (https://sqlite.org/fts5.html#full_text_query_syntax).
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -28,7 +29,7 @@ from typing import Final
 import jellyfish
 
 from notesdb.settings import Settings
-from notesdb.text import inflections, tokenize
+from notesdb.text import inflections, joined_pairs, words as text_words
 
 __all__ = [
     "Alternative",
@@ -83,7 +84,7 @@ class Alternative:
     """One vocabulary word a message token may stand for."""
 
     word: str
-    how: str  # "exact", "inflected", "corrected" or "prefix"
+    how: str  # "exact", "inflected", "stemmed", "compound", "corrected" or "prefix"
     weight: float  # evidence weight: 1.0 exact, less for corrected and prefix words
     doc_freq: int  # notes containing the word
     zipf: float = 0.0  # how common the word is in general English (0: not an English word)
@@ -111,6 +112,7 @@ class Query:
     stopwords: list[str]
     n_notes: int
     truncated: bool = False
+    language: str = "en"  # the message's language, by its everyday words (``detect_language``)
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
@@ -192,6 +194,138 @@ def _english(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
     return found
 
 
+#: A word this common (Zipf) in a language is one of its everyday words: it counts as a vote
+#: for that language when the message's language is read (English "the" 7.7, "often" 5.3;
+#: German "die" 7.5, "welches" 5.1; French "quoi" 5.8).
+EVERYDAY_ZIPF: Final = 5.0
+#: Everyday words another language needs in a message to be read as its language: one word
+#: ("mer", "die") is as often a name or an English word.
+MIN_LANGUAGE_VOTES: Final = 2
+#: Stemmer (Snowball, PyStemmer) of each language of ``vocab.LANGUAGES`` and English.
+STEMMERS: Final = {
+    "en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian",
+    "nl": "dutch", "pt": "portuguese", "sv": "swedish", "da": "danish", "nb": "norwegian",
+}  # fmt: skip
+#: What may follow the common stem of two English word forms for them to count as one word:
+#: the inflections (-s, -es, -ed, -ing, -er, -est, -y/-ies/-ied) and a stem's final e or
+#: y; a derivation (-ics, -ist, -ity, -ness, -ly) is another word ("economics" is not
+#: "economist"; "mechanics" is not "mechanic").
+ENGLISH_ENDINGS: Final = frozenset(
+    ["", "e", "s", "es", "ed", "d", "ing", "ings", "er", "ers", "est", "y", "ies", "ied", "ier", "iest"]
+)
+#: Longest ending two forms may differ by in the other languages, whose inflections are short
+#: (German -e, -en, -er, -es, -n, -s; French -e, -es, -s, -x).
+OTHER_ENDING_CHARS: Final = 3
+#: Shortest part of a compound a message word is matched by ("Fußbodenheizung" ends in
+#: "heizung"), and shortest rest of the compound beside it: shorter parts are mostly
+#: endings of unrelated words ("ring" in "earring").
+COMPOUND_MIN_PART: Final = 5
+COMPOUND_MIN_REST: Final = 3
+#: Compounds read per message word, by document frequency.
+MAX_COMPOUNDS: Final = 4
+
+
+def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, float]], tokens: list[str]) -> str:
+    """The language of a message: the one with the most of its everyday words (Zipf at least
+    ``EVERYDAY_ZIPF``) among the tokens; English unless another has strictly more, and at
+    least ``MIN_LANGUAGE_VOTES``.
+
+    :param english: Zipf in English of the tokens found in ``english``
+    :param lexicon: per token found in ``lexicon``, its Zipf in each language
+    :param tokens: every token of the message, stopwords included, duplicates kept
+    """
+    votes: dict[str, int] = {"en": sum(1 for t in tokens if english.get(t, 0.0) >= EVERYDAY_ZIPF)}
+    for t in tokens:
+        for lang, z in lexicon.get(t, {}).items():
+            if z >= EVERYDAY_ZIPF:
+                votes[lang] = votes.get(lang, 0) + 1
+    best = max(votes, key=lambda lang: (votes[lang], lang == "en"))
+    return best if votes[best] > votes["en"] and votes[best] >= MIN_LANGUAGE_VOTES else "en"
+
+
+def _lexicon(conn: sqlite3.Connection, words: set[str]) -> dict[str, dict[str, float]]:
+    """Zipf of each word in each other language where ``lexicon`` has it."""
+    found: dict[str, dict[str, float]] = {}
+    items = list(words)
+    for i in range(0, len(items), 500):
+        chunk = items[i : i + 500]
+        marks = ",".join("?" * len(chunk))
+        for w, lang, z in conn.execute(f"SELECT word, lang, zipf FROM lexicon WHERE word IN ({marks})", chunk):
+            found.setdefault(w, {})[lang] = z
+    return found
+
+
+def stemmed(
+    conn: sqlite3.Connection, token: str, lang: str, settings: Settings, stemmer: object = None
+) -> list[Alternative]:
+    """Vocabulary words that are other forms of ``token`` ("descale" -> "descaled", "descaling").
+
+    Both are stemmed with the Snowball stemmer of the message's language (PyStemmer); a
+    vocabulary word counts when its stem is the token's and, in English, both differ from
+    the stem only by an inflection (``ENGLISH_ENDINGS``), elsewhere by at most
+    ``OTHER_ENDING_CHARS`` letters. Candidates are the words starting with the stem (less a
+    final e, i or y, which Snowball may add or change), one range read of ``vocab``.
+
+    :param stemmer: a ``Stemmer.Stemmer`` for ``lang`` (made when None)
+    :returns: alternatives of weight ``settings.stemmed_weight``, most frequent first
+    """
+    if len(token) < 4 or not token.isalpha():
+        return []
+    if stemmer is None:
+        import Stemmer
+
+        stemmer = Stemmer.Stemmer(STEMMERS.get(lang, "english"))
+    stem = stemmer.stemWord(token)  # type: ignore[attr-defined]
+    base = stem.rstrip("eiy") if len(stem) > 3 else stem
+    if len(base) < 3 or not token.startswith(base):
+        return []
+
+    def close(word: str) -> bool:
+        rest = word[len(base):]
+        if lang != "en":
+            return len(rest) <= OTHER_ENDING_CHARS
+        if rest[:1] and rest[:1] == base[-1:]:  # a doubled final consonant: "running"
+            rest = rest[1:]
+        return rest in ENGLISH_ENDINGS
+
+    if not close(token):
+        return []
+    rows = conn.execute(
+        "SELECT word, doc_freq FROM vocab WHERE word > ? AND word < ? AND length <= ? ORDER BY doc_freq DESC LIMIT 50",
+        (*_range(base), len(base) + 5),
+    ).fetchall()
+    return [
+        Alternative(w, "stemmed", settings.stemmed_weight, df)
+        for w, df in rows
+        if w != token and close(w) and stemmer.stemWord(w) == stem  # type: ignore[attr-defined]
+    ]
+
+
+def compounds(conn: sqlite3.Connection, token: str, settings: Settings) -> list[Alternative]:
+    """Vocabulary compounds that end in ``token`` ("heizung" -> "fussbodenheizung"), by one range
+    read of ``vocab.rev``; the caller drops those that are English words.
+
+    :returns: up to ``MAX_COMPOUNDS`` alternatives of weight ``settings.compound_weight``
+    """
+    if len(token) < COMPOUND_MIN_PART or not token.isalpha():
+        return []
+    rev = token[::-1]
+    rows = conn.execute(
+        "SELECT word, doc_freq FROM vocab WHERE rev > ? AND rev < ? AND length >= ? "
+        "ORDER BY doc_freq DESC LIMIT ?",
+        (*_range(rev), len(token) + COMPOUND_MIN_REST, MAX_COMPOUNDS),
+    ).fetchall()
+    return [Alternative(w, "compound", settings.compound_weight, df) for w, df in rows]
+
+
+def _parts(token: str) -> list[str]:
+    """The endings of a compound token that could be words of their own ("fussbodenheizung"
+    -> "bodenheizung", "heizung", ...), longest first."""
+    if len(token) < COMPOUND_MIN_PART + COMPOUND_MIN_REST or not token.isalpha():
+        return []
+    return [token[i:] for i in range(COMPOUND_MIN_REST, len(token) - COMPOUND_MIN_PART + 1)]
+
+
 def _range(prefix: str) -> tuple[str, str]:
     return prefix, prefix + "\U0010ffff"
 
@@ -264,12 +398,26 @@ def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = Non
     return [Alternative(w, "prefix", weight, df) for w, df in rows]
 
 
+#: A note's file name quoted in a message ("router-vlan.md", "@network/router-vlan.md"): its
+#: extension is not a word of the message.
+_NOTE_EXTENSION: Final = re.compile(r"(?<=\w)\.(?:md|markdown)\b", re.IGNORECASE)
+
+
 def build_query(
     conn: sqlite3.Connection, message: str, n_notes: int, settings: Settings | None = None
 ) -> Query:
     """Turn a message into a :class:`Query` against the vocabulary in ``conn``.
 
-    :param conn: an open notesdb database (reads ``vocab``)
+    Words are read like the notes' (``notesdb.text.words``); a letter/digit or hyphen pair
+    ("ft 65", "wi-fi") that the vocabulary holds joined ("ft65") is one term. The message's
+    language (:func:`detect_language`) decides how common each word is (the ``english`` or
+    ``lexicon`` table) and which stemmer reads it. Each term's alternatives: the word itself,
+    its plural or singular, its other forms (:func:`stemmed`), the compounds of the notes that
+    end in it and the words of the notes it is a compound of (:func:`compounds`), else a
+    prefix expansion, else a typo correction; an everyday word of the message's language is
+    never expanded or corrected, and a word English knows is not corrected.
+
+    :param conn: an open notesdb database (reads ``vocab``, ``english`` and ``lexicon``)
     :param message: the text as typed; only its first and last ``MAX_MESSAGE_CHARS / 2``
         characters are read
     :param n_notes: notes in the index (for IDF)
@@ -278,7 +426,8 @@ def build_query(
     """
     s = settings or Settings()
     text, truncated = _clip(message)
-    tokens = tokenize(text)
+    text = _NOTE_EXTENSION.sub(" ", text)
+    tokens = text_words(text)
     stop: dict[str, None] = {}
     distinct: dict[str, None] = {}
     for tok in tokens:
@@ -286,28 +435,65 @@ def build_query(
             stop.setdefault(tok, None)
         else:
             distinct.setdefault(tok, None)
+    pairs = [(a, b) for a, b in joined_pairs(text) if a + b not in distinct]
     words = list(distinct)
     forms = {tok: inflections(tok) for tok in words}
-    known = _vocab_rows(conn, words + [f for fs in forms.values() for f in fs])
-    english = _english(conn, set(words))
+    parts = {tok: _parts(tok) for tok in words}
+    looked_up = words + [f for fs in forms.values() for f in fs] + [p for ps in parts.values() for p in ps]
+    known = _vocab_rows(conn, looked_up + [a + b for a, b in pairs])
+    # a pair the notes hold joined is one term in place of its two halves
+    for a, b in pairs:
+        if a + b in known and a in words:
+            words[words.index(a)] = a + b
+            if b in words:
+                words.remove(b)
+            forms[a + b] = []
+            parts[a + b] = []
+    english = _english(conn, set(tokens) | set(words))
+    lexicon = _lexicon(conn, set(tokens) | set(words))
+    lang = detect_language(english, lexicon, tokens)
+
+    def zipf_of(word: str) -> float:
+        return english.get(word, 0.0) if lang == "en" else lexicon.get(word, {}).get(lang, 0.0)
+
+    import Stemmer  # PyStemmer: about 1 ms to import, a C extension
+
+    stemmer = Stemmer.Stemmer(STEMMERS.get(lang, "english"))
     terms: list[Term] = []
     for tok in words:
         alts = [Alternative(tok, "exact", 1.0, known[tok])] if tok in known else []
         alts += [Alternative(f, "inflected", s.inflected_weight, known[f]) for f in forms[tok] if f in known]
-        zipf = english.get(tok, 0.0)
+        zipf = zipf_of(tok)
+        have = {a.word for a in alts}
+        alts += [a for a in stemmed(conn, tok, lang, s, stemmer) if a.word not in have]
+        if tok not in english:
+            have = {a.word for a in alts}
+            part = next((p for p in parts[tok] if p in known), None)
+            if part is not None and part not in have:  # the message's compound holds a note's word
+                alts.append(Alternative(part, "compound", s.compound_weight, known[part]))
+            alts += [a for a in compounds(conn, tok, s) if a.word not in have]
         if not alts and zipf < s.prefix_max_zipf and not tok.isdigit():
             # a short form that starts vocabulary words ("merc") is read as such, not as a typo;
             # a number is only ever itself ("754" is not short for "7543186180422")
             alts = expand(conn, tok, s)
-        if not alts and zipf < s.correct_max_zipf:
-            # an English word the notes lack ("gonna") is not a typo of a word they have
-            # an English word ("silva") may be one slip away from a note's word ("silvia"),
-            # not two ("cracking" is not "crawling")
+        if not alts and zipf < s.correct_max_zipf and english.get(tok, 0.0) < s.english_known_zipf:
+            # an everyday word the notes lack ("gonna") is not a typo of a word they have, and
+            # neither is a word English knows ("yolk" is not "yolo", "pistols" not "pistons")
             alts = correct(conn, tok, 1 if tok in english else 2, s)[0]
         terms.append(Term(tok, alts, zipf))
-    zipfs = _english(conn, {a.word for t in terms for a in t.alternatives})
+    alt_words = {a.word for t in terms for a in t.alternatives}
+    alt_english = _english(conn, alt_words)
+    alt_lexicon = _lexicon(conn, alt_words) if lang != "en" else {}
     for t in terms:
-        t.alternatives = [replace(a, zipf=zipfs.get(a.word, 0.0)) for a in t.alternatives]
+        # an English word of the notes is not a compound of the message's word ("earring")
+        t.alternatives = [
+            replace(
+                a,
+                zipf=alt_english.get(a.word, 0.0) if lang == "en" else alt_lexicon.get(a.word, {}).get(lang, 0.0),
+            )
+            for a in t.alternatives
+            if not (a.how == "compound" and a.word in alt_english)
+        ]
     if len(terms) > MAX_TERMS:
         # keep the most informative: known rare words first, then the rest in message order;
         # bare numbers last, so that a pasted log's numbers never push out the words of the
@@ -318,4 +504,4 @@ def build_query(
         keep = set(id(t) for t in sorted(terms, key=rarity)[:MAX_TERMS])
         terms = [t for t in terms if id(t) in keep]
         truncated = True
-    return Query(terms=terms, stopwords=list(stop), n_notes=n_notes, truncated=truncated)
+    return Query(terms=terms, stopwords=list(stop), n_notes=n_notes, truncated=truncated, language=lang)

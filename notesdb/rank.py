@@ -14,7 +14,10 @@ Every candidate gets an *evidence* score: the sum over message terms of
 a corrected or expanded one, ``specificity`` discounts everyday English words, and ``place``
 follows the column weights 3 : 2 : 2 : 1 (title 1, description and headings 2/3, body
 ``Settings.body_place``). Every weight is a field of :class:`notesdb.settings.Settings`.
-Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
+A word only in the body of a long note counts for less: by FTS5's own BM25 term weight for
+that note's body (term frequency over length), read as a share of ``Settings.body_saturation``,
+so a catalogue or a year's log that mentions a word once among hundreds cannot outweigh the
+note about it. Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
 means the same for a three-word message and a pasted log.
 """
 
@@ -120,34 +123,47 @@ def word_weight(t: Term, a: Alternative, n: int, settings: Settings) -> float:
     """
     return (
         a.weight
-        * scaled_idf(a.doc_freq, n, settings.reference_notes)
+        * scaled_idf(a.doc_freq, n, settings.reference_notes, settings.min_idf_notes)
         * specificity(max(t.zipf, a.zipf), settings)
-        * shape_weight(t.token, settings)
+        * shape_weight(a.word, a.doc_freq, n, settings)
     )
 
 
-def scaled_idf(doc_freq: int, n_notes: int, reference_notes: int) -> float:
+def scaled_idf(doc_freq: int, n_notes: int, reference_notes: int, min_notes: int = 1) -> float:
     """IDF rescaled so that a word in no note weighs the same in every index.
 
     ``idf(df, N) * idf(0, reference_notes) / idf(0, N)``: in a folder of 7,000 notes every
     word's raw IDF is larger than in a folder of 300, which would make the same message look
     stronger in a bigger folder. Rescaling keeps evidence (and the gate's thresholds) in the
     units of a folder of ``reference_notes`` notes (``Settings.reference_notes``), whatever the folder's size.
+
+    A folder of fewer than ``min_notes`` notes (``Settings.min_idf_notes``) is counted as that
+    many: in a folder of one note every word is in every note and its IDF would collapse, though
+    a word there says as much about the note as in a larger folder.
     """
-    return idf(doc_freq, n_notes) * idf(0, reference_notes) / idf(0, n_notes)
+    n = max(n_notes, min_notes)
+    return idf(doc_freq, n) * idf(0, reference_notes) / idf(0, n)
 
 
-def shape_weight(token: str, settings: Settings) -> float:
-    """Weight of a token by its shape: numbers say little about a topic.
+def shape_weight(token: str, doc_freq: int, n_notes: int, settings: Settings) -> float:
+    """Weight of a word by its shape: most numbers say little about a topic.
 
     Plain numbers ("12", "2024") and short tokens with digits ("2x", "v4") are mostly sizes,
-    counts and dates, and a pasted listing is full of them: they weigh ``settings.number_weight``.
-    Longer mixes of letters and digits are names and part numbers ("p2571", "c250") and keep
-    their full weight.
+    counts and dates, and a pasted listing is full of them: they weigh ``settings.number_weight``,
+    unless few notes hold them (at most ``settings.number_rare_share`` of the notes, and at
+    least one): then the number tells notes apart (a year, a model number, an error code) and
+    weighs like any rare word. Longer mixes of letters and digits are names and part numbers
+    ("p2571", "c250") and keep their full weight.
+
+    :param token: the vocabulary word
+    :param doc_freq: notes holding it
+    :param n_notes: notes in the index
     """
     if token.isalpha():
         return 1.0
     if token.isdigit() or len(token) < 4:
+        if 0 < doc_freq <= max(1.0, settings.number_rare_share * n_notes):
+            return 1.0
         return settings.number_weight
     return 1.0
 
@@ -192,9 +208,10 @@ def rank(
     marks = ",".join("?" * len(ids))
     # where each word sits, per candidate: one bm25() per column, non-zero where the word is
     places: dict[str, dict[int, str]] = {}
+    body_share: dict[tuple[str, int], float] = {}  # (word, note) -> length factor of a body hit
     columns = (
         "SELECT rowid, bm25(notes_fts, 1, 0, 0, 0), bm25(notes_fts, 0, 1, 0, 0), "
-        "bm25(notes_fts, 0, 0, 1, 0) FROM notes_fts WHERE notes_fts MATCH ?"
+        "bm25(notes_fts, 0, 0, 1, 0), bm25(notes_fts, 0, 0, 0, 1) FROM notes_fts WHERE notes_fts MATCH ?"
     )
     among_ids = columns + f" AND rowid IN ({marks})"
     doc_freqs = {a.word: a.doc_freq for t in query.terms for a in t.alternatives}
@@ -208,8 +225,11 @@ def rank(
             located = (r for r in conn.execute(columns, (match_expression([w]),)) if r[0] in wanted)
         else:
             located = conn.execute(among_ids, (match_expression([w]), *ids))
-        for rowid, t_, d_, h_ in located:
+        fts_idf = _fts5_idf(doc_freqs.get(w, 0), n)
+        for rowid, t_, d_, h_, b_ in located:
             found[rowid] = "title" if t_ else "desc" if d_ else "headings" if h_ else "body"
+            if found[rowid] == "body" and fts_idf > 0:
+                body_share[(w, rowid)] = min(1.0, -b_ / fts_idf / s.body_saturation)
         places[w] = found
     place_weight = place_weights(s)
     for c in cands.values():
@@ -221,6 +241,8 @@ def rank(
                     continue
                 ev = word_weight(t, a, n, s)
                 ev *= place_weight[place]
+                if place == "body":
+                    ev *= body_share.get((a.word, c.rowid), 1.0)
                 if best is None or ev > best.evidence:
                     best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev)
             if best is not None:
@@ -248,8 +270,16 @@ def _numbers_as_one(c: Candidate) -> None:
     c.hits = [h if not h.token.isdigit() or h is best else replace(h, evidence=0.0) for h in c.hits]
 
 
+def _fts5_idf(doc_freq: int, n_notes: int) -> float:
+    """The IDF FTS5's ``bm25()`` gives a word: ``ln((N - n + 0.5) / (n + 0.5))``, or 0 where FTS5
+    floors it (words in half the notes or more), for which no length factor is read."""
+    value = math.log((n_notes - doc_freq + 0.5) / (doc_freq + 0.5)) if doc_freq > 0 else 0.0
+    return value if value > 1e-3 else 0.0
+
+
 def _break_ties(conn: sqlite3.Connection, ordered: list[Candidate], n: int) -> None:
-    """Order notes tied on evidence by how often they mention the words they hold.
+    """Order notes tied on evidence by how many of the message's words they hold, then by how
+    often they mention them.
 
     Only the leading tie is examined, and only words in at most a tenth of the notes, so this
     reads a few short FTS5 position lists (``notes_fts_terms``).
@@ -267,5 +297,7 @@ def _break_ties(conn: sqlite3.Connection, ordered: list[Candidate], n: int) -> N
         ):
             if doc in ids:
                 ids[doc].mentions += count
-    tied.sort(key=lambda c: (-c.mentions, -c.bm25, c.path))
+    # the note that holds more of the message's words wins (a complete note over its stub),
+    # then the one that mentions them more often
+    tied.sort(key=lambda c: (-len(c.hits), -c.mentions, -c.bm25, c.path))
     ordered[: len(tied)] = tied

@@ -61,6 +61,16 @@ class Settings:
     ambiguous_corrected_weight: float = 0.35
     #: evidence weight of the plural or singular form of a message word ("plug" -> "plugs")
     inflected_weight: float = 0.9
+    #: evidence weight of another form of a message word found by stemming ("descale" ->
+    #: "descaling"): a little less than a plural, whose meaning is surer
+    stemmed_weight: float = 0.8
+    #: evidence weight of a compound holding a message word, or a part of a message's compound
+    #: ("heizung" <-> "fussbodenheizung"): the compound may be about something else
+    compound_weight: float = 0.6
+    #: a word at least this common in English (Zipf) is never corrected into a note's word:
+    #: "yolk" (3.3) is not a typo of "yolo"; 3.0 is the lowest Zipf of wordfreq's small list,
+    #: so every word English knows is kept as typed
+    english_known_zipf: float = 3.0
     #: evidence weight of a word reached by prefix expansion ("merc" -> "mercedes")
     prefix_weight: float = 0.7
     #: tokens more common in English than this Zipf frequency are not expanded as prefixes
@@ -73,6 +83,12 @@ class Settings:
     #: description or headings (title 1, description and headings 2/3 follow bm25(3, 2, 2, 1));
     #: set by hand with the column weights and checked on the shared labelled sets
     body_place: float = 0.5
+    #: a word only in a note's body keeps its full weight while FTS5's BM25 term weight for it
+    #: (``tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average length))``, 1.0 for one
+    #: mention in a note of average length) is at least this; below, it weighs that share:
+    #: 0.5 is one mention in a note about 3.4 times the average length, so ordinary long notes
+    #: keep their weight and a catalogue 20 times longer keeps a quarter (``rank.rank``)
+    body_saturation: float = 0.5
     #: weight of a message word in no note (that corrects or expands to nothing), relative to
     #: the IDF of a word found in no note: such words make the message about something else
     unknown_weight: float = 0.5
@@ -81,6 +97,14 @@ class Settings:
     reference_notes: int = 300
     #: weight of plain numbers and short tokens with digits (sizes, counts, dates in a log)
     number_weight: float = 0.3
+    #: a number held by at most this share of the notes (and at least one) tells notes apart
+    #: and weighs like a word ("2024" in the one tax note of that year); 1% is 3 notes of the
+    #: personal set's 300, a year or a model number written in a few notes
+    number_rare_share: float = 0.01
+    #: IDF is read as if the folder held at least this many notes (``rank.scaled_idf``): in a
+    #: folder of 1 to 3 notes every word is in most notes and its IDF collapses; 10 notes is
+    #: where one note in ten holding a word still makes it rare
+    min_idf_notes: int = 10
     #: Zipf frequency at which an English word keeps half its weight, and how sharply the weight
     #: falls around it (``rank.specificity``): "right" (6.0) weighs little, "shield" (4.3) most
     english_midpoint: float = 4.8
@@ -111,15 +135,21 @@ SCORING: Final = (
     "corrected_weight",
     "ambiguous_corrected_weight",
     "inflected_weight",
+    "stemmed_weight",
+    "compound_weight",
+    "english_known_zipf",
     "prefix_weight",
     "prefix_max_zipf",
     "correct_max_zipf",
     "body_place",
+    "body_saturation",
     "unknown_weight",
     "reference_notes",
     "number_weight",
+    "number_rare_share",
+    "min_idf_notes",
     "english_midpoint",
     "english_slope",
 )
 #: Settings that are whole numbers (counts of words or notes).
-_WHOLE_NUMBERS: Final = ("strong_words", "lead_words", "reference_notes")
+_WHOLE_NUMBERS: Final = ("strong_words", "lead_words", "reference_notes", "min_idf_notes")

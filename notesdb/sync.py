@@ -14,11 +14,13 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import sqlite3
 import stat as statmod
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Final, Iterable, Iterator
 
@@ -39,8 +41,10 @@ __all__ = ["DEFAULT_SKIP", "SyncStats", "sync", "walk_notes", "rebuild_index"]
 
 #: Note files read: Markdown by extension, case-insensitive.
 NOTE_SUFFIXES: Final = (".md", ".markdown")
-#: Files skipped at the notes root by default: an index already loaded into every session.
-DEFAULT_SKIP: Final = ("MEMORY.md",)
+#: Skipped by default: ``MEMORY.md`` at the root (an index already loaded into every session)
+#: and template folders (Obsidian's and Templater's usual ``Templates/``, ``_templates/``).
+#: The ``[index] skip`` setting replaces this list; see :func:`skipped_by`.
+DEFAULT_SKIP: Final = ("MEMORY.md", "Templates/", "_templates/")
 #: Bytes read from one file at most (the parser indexes the first 1 MiB and reports the rest).
 READ_LIMIT: Final = 1024 * 1024 + 1
 #: Notes written per transaction during a sync, so that a long first index lets readers (and
@@ -61,6 +65,8 @@ class SyncStats:
     renamed: list[tuple[str, str]] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     problems: dict[str, list[str]] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # folders and files left out by a skip
+    # pattern ("Templates/"), and notes parsed as templates (indexed but never searched)
     incomplete: bool = False  # stopped at its deadline; the rest waits for the next sync
     pending: int = 0  # changed files left for the next sync
     elapsed_ms: float = 0.0
@@ -71,13 +77,47 @@ class SyncStats:
         return bool(self.added or self.modified or self.renamed or self.removed)
 
 
+def skipped_by(rel: str, skip: tuple[str, ...], folder: bool = False) -> bool:
+    """Whether a relative path is left out by one of the ``skip`` patterns, ignoring case.
+
+    A pattern ending in ``/`` names folders (``"Templates/"`` at the root, ``"*/archive/"``
+    deeper); any other pattern is matched against the whole path with ``fnmatch`` (``*``
+    crosses folders: ``"archive/*"``, ``"*-archive.md"`` at the root, ``"*/*-archive.md"``
+    deeper; a plain name such as ``"MEMORY.md"`` matches that file at the root).
+
+    :param rel: POSIX path relative to the notes root (a folder without its trailing ``/``)
+    :param folder: ``rel`` is a folder
+    """
+    folders, files = _skip_patterns(skip)
+    pattern = folders if folder else files
+    return pattern is not None and pattern.match(rel.lower()) is not None
+
+
+@lru_cache(maxsize=8)
+def _skip_patterns(skip: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The skip patterns as one compiled regular expression for folders and one for files
+    (a walk tests every folder and file of the notes, on every message)."""
+    from fnmatch import translate
+
+    folders = [translate(p.lower().rstrip("/")) for p in skip if p.endswith("/")]
+    files = [translate(p.lower()) for p in skip if not p.endswith("/")]
+    return (
+        re.compile("|".join(folders)) if folders else None,
+        re.compile("|".join(files)) if files else None,
+    )
+
+
 def walk_notes(
-    root: Path, skip: tuple[str, ...] = DEFAULT_SKIP, problems: dict[str, list[str]] | None = None
+    root: Path,
+    skip: tuple[str, ...] = DEFAULT_SKIP,
+    problems: dict[str, list[str]] | None = None,
+    skipped: list[str] | None = None,
 ) -> Iterator[tuple[str, os.stat_result]]:
     """Yield ``(relative POSIX path, stat)`` for every note file under ``root``.
 
     Hidden files and folders (``.git``, ``.obsidian``, ``.trash``) are skipped, and so are the
-    ``skip`` names at the root. Symbolic links are followed, each real folder once (a link loop
+    folders and files a ``skip`` pattern names (:func:`skipped_by`; each goes in ``skipped``
+    when it is given). Symbolic links are followed, each real folder once (a link loop
     ends). Note files that cannot be stat'ed (a dangling link), are not regular files (a fifo)
     or whose names are not UTF-8 are left out, and so are folders that cannot be listed or
     that a link leads back to; each is put in ``problems`` when it is given.
@@ -86,6 +126,7 @@ def walk_notes(
         if problems is not None:
             problems[_printable(rel)] = [why]
 
+    skip_folders, skip_files = _skip_patterns(tuple(skip))
     seen_dirs: set[tuple[int, int]] = set()
     stack: list[tuple[str, str, bool]] = [(os.fspath(root), "", False)]
     while stack:
@@ -112,11 +153,17 @@ def walk_notes(
             rel = prefix + name
             try:
                 if entry.is_dir():
+                    if skip_folders is not None and skip_folders.match(rel.lower()):
+                        if skipped is not None:
+                            skipped.append(rel + "/")
+                        continue
                     stack.append((entry.path, rel + "/", entry.is_symlink()))
                     continue
                 if not name.lower().endswith(NOTE_SUFFIXES):
                     continue
-                if not prefix and name in skip:
+                if skip_files is not None and skip_files.match(rel.lower()):
+                    if skipped is not None:
+                        skipped.append(rel)
                     continue
                 est = entry.stat()
             except OSError as e:
@@ -165,7 +212,7 @@ def sync(
     :param root: the notes folder
     :param deadline: a ``time.monotonic()`` value; parsing stops once it passes, what is done
         is committed and ``incomplete`` is set, so the next sync continues
-    :param skip: file names at the root that are not notes
+    :param skip: patterns of folders and files that are not notes (:func:`skipped_by`)
     :param progress: a callable ``progress(done, total)`` called while parsing, or None
     :returns: what changed, in milliseconds of wall time
     :raises NotesFolderMissing: ``root`` is not a readable folder
@@ -181,7 +228,9 @@ def sync(
     except OSError as e:
         raise NotesFolderMissing(f"notes folder cannot be read: {root_path} ({e.strerror})") from None
     stats = SyncStats()
-    walked = [(rel, st.st_size, st.st_mtime_ns) for rel, st in walk_notes(root_path, skip, stats.problems)]
+    walked = [
+        (rel, st.st_size, st.st_mtime_ns) for rel, st in walk_notes(root_path, skip, stats.problems, stats.skipped)
+    ]
     stats.scanned = len(walked)
     if _stored_listing(conn) == _listing(walked):  # as at the end of the last full sync
         stats.elapsed_ms = (time.perf_counter() - t0) * 1000
@@ -471,6 +520,8 @@ def _parse(run: _Run, rel: str, data: bytes) -> Note:
     note = run.parse(rel, data)
     if note.problems:
         run.stats.problems[rel] = list(note.problems)
+    if note.template:
+        run.stats.skipped.append(rel)
     return note
 
 
@@ -544,19 +595,21 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
         digest = _digest(data)
         note = _parse(run, rel, data)
         words = None
+    row = note_row(note)
     values = (
         rel, note.title, note.desc, note.headings, note.body, note.type,
-        json.dumps(note.aliases, ensure_ascii=False),
-        json.dumps(note.tags, ensure_ascii=False),
+        row[1], row[4],  # aliases, tags
         st.st_size, st.st_mtime_ns, digest, run.now,
         json.dumps(note.problems, ensure_ascii=False),
+        *row[6:],  # extra words per column, searchable
     )  # fmt: skip
     if rel in indexed:
         rowid = indexed[rel][0]
         add_counts(batch.delta, row_words(_stored_row(conn, rowid)), -1)
         conn.execute(
             """UPDATE notes SET path=?, title=?, desc=?, headings=?, body=?, type=?,
-               aliases=?, tags=?, size=?, mtime_ns=?, hash=?, indexed_at=?, problems=?
+               aliases=?, tags=?, size=?, mtime_ns=?, hash=?, indexed_at=?, problems=?,
+               title_extra=?, desc_extra=?, headings_extra=?, body_extra=?, searchable=?
                WHERE id = ?""",
             (*values, rowid),
         )
@@ -564,12 +617,13 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
     else:
         conn.execute(
             """INSERT INTO notes(path, title, desc, headings, body, type, aliases, tags,
-               size, mtime_ns, hash, indexed_at, problems)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               size, mtime_ns, hash, indexed_at, problems,
+               title_extra, desc_extra, headings_extra, body_extra, searchable)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             values,
         )
         stats.added.append(rel)
-    add_counts(batch.delta, words if words is not None else row_words(note_row(note)), +1)
+    add_counts(batch.delta, words if words is not None else row_words(row), +1)
 
 
 def rebuild_index(

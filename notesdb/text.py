@@ -4,6 +4,13 @@ Tokenising follows the FTS5 ``unicode61`` tokenizer with ``remove_diacritics 2``
 and digits are tokens, everything else separates them, case is folded and Latin diacritics are
 removed (https://sqlite.org/fts5.html#unicode61_tokenizer). :func:`inflections` gives the
 regular English plural and singular forms the query side matches in place of stemming.
+
+FTS5 folds only letters that are a base letter plus a mark. :func:`words` goes further, the same
+way for notes and messages: text is read in NFC (decomposed accents fold like composed ones) and
+letters that are not a base letter plus a mark are spelled as people type them on an ASCII
+keyboard (æ -> ae, ø -> o, ß -> ss, ...). :func:`joined` gives the letter/digit and hyphen
+variants of a text ("FT-65" -> "ft65", "MGS 3" -> "mgs3", "wi-fi" -> "wifi"). The index holds
+these as extra tokens beside what FTS5 makes of the text itself (:func:`extra_words`).
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ import re
 import unicodedata
 from typing import Final
 
-__all__ = ["tokenize", "fold", "inflections"]
+__all__ = ["tokenize", "fold", "inflections", "spell", "words", "joined", "joined_pairs", "extra_words"]
 
 #: Combining marks unicode61 reads as part of a word and then drops (its diacritic table).
 _DIACRITICS: Final = "\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331"
@@ -83,3 +90,92 @@ def inflections(token: str) -> list[str]:
     if token.endswith("s") and not token.endswith(("ss", "ics")) and len(token) > 3:
         out.append(token[:-1])
     return out
+
+
+#: Letters that are not a base letter plus a combining mark, so FTS5's ``remove_diacritics``
+#: keeps them, spelled as they are typed without them (the usual ASCII transliterations:
+#: Danish/Norwegian æ ø, German ß, French œ, Polish ł, Croatian đ, Icelandic þ ð, Maltese ħ,
+#: Turkish dotless ı, Catalan ŀ, Sami ŧ, the long s and the ij ligature).
+_LETTERS: Final = str.maketrans(
+    {
+        "æ": "ae", "ø": "o", "ß": "ss", "œ": "oe", "ł": "l", "đ": "d", "þ": "th", "ð": "d",
+        "ħ": "h", "ı": "i", "ŀ": "l", "ŧ": "t", "ſ": "s", "ĳ": "ij", "ǽ": "ae", "ǿ": "o",
+    }
+)  # fmt: skip
+
+
+def spell(token: str) -> str:
+    """A folded token with the letters FTS5 keeps spelled out: ``"straße"`` -> ``"strasse"``.
+
+    :param token: a token from :func:`tokenize` (already lower case, Latin diacritics removed)
+    :returns: the token as both notes and messages are searched by
+    """
+    if token.isascii():
+        return token
+    return token.translate(_LETTERS)
+
+
+def words(text: str) -> list[str]:
+    """The searchable words of a text, in order: NFC, tokenized like FTS5, then :func:`spell`.
+
+    Notes and messages go through this same function, so "Große", "grosse" and a decomposed
+    "Große" are one word.
+    """
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+        return [spell(t) for t in tokenize(text)]
+    return tokenize(text)
+
+
+#: Separators across which two tokens form one joined variant: a hyphen always ("wi-fi",
+#: "FT-65"); a space only between letters and a number ("MGS 3", "RTX 4090").
+_JOIN_GAP: Final = re.compile(r"[-‐‑]|[ \t]")
+#: Longest letter run a spaced number is joined to: model and product names ("rtx 4090",
+#: "witcher 3"), not long words before a count ("temperature 21").
+MAX_JOIN_LETTERS: Final = 8
+
+
+def joined(text: str) -> list[str]:
+    """The joined tokens of :func:`joined_pairs`: ``"Yaesu FT-65"`` -> ``["ft65"]``."""
+    return [a + b for a, b in joined_pairs(text)]
+
+
+def joined_pairs(text: str) -> list[tuple[str, str]]:
+    """Letter/digit and hyphen variants of the text's adjacent token pairs, as one token.
+
+    ``"Yaesu FT-65"`` -> ``[("ft", "65")]``; ``"MGS 3"`` -> ``[("mgs", "3")]``; ``"wi-fi"`` ->
+    ``[("wi", "fi")]``; ``"E-15 error"`` -> ``[("e", "15")]``. A hyphen or a single space joins
+    a run of at most ``MAX_JOIN_LETTERS`` letters to a number; a hyphen also joins two words
+    when one has at most two letters. Names of several parts ("mercedes-w204") and dates
+    ("2024-11-02") are not joined: their parts are the words people type. Tokens are folded like
+    :func:`words`.
+    """
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    out: list[tuple[str, str]] = []
+    prev: re.Match[str] | None = None
+    for m in _TOKEN_RE.finditer(text):
+        if prev is not None and _JOIN_GAP.fullmatch(text, prev.end(), m.start()):
+            a, b = spell(fold(prev.group())), spell(fold(m.group()))
+            hyphen = text[prev.end()] not in " \t"
+            if a and b and (
+                (hyphen and a.isalpha() and b.isalpha() and min(len(a), len(b)) <= 2)
+                or (a.isalpha() and b.isdigit() and len(a) <= MAX_JOIN_LETTERS)
+            ):
+                out.append((a, b))
+        prev = m
+    return out
+
+
+def extra_words(text: str, added: str = "") -> list[str]:
+    """Words to index beside ``text`` so that FTS5 finds it by every one of its :func:`words`
+    and :func:`joined` variants, plus the words of ``added`` (a file name, folder names).
+
+    :returns: distinct words FTS5 would not make of ``text`` itself, in order
+    """
+    have = set(tokenize(text))
+    out: dict[str, None] = {}
+    for w in words(text) + joined(text) + words(added) + joined(added):
+        if w not in have:
+            out.setdefault(w, None)
+    return list(out)

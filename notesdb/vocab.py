@@ -12,36 +12,67 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from notesdb.text import tokenize
+from notesdb.text import extra_words, words
 
 if TYPE_CHECKING:  # the parser is imported only when a note is parsed
     from notesdb.parse import Note
 
-__all__ = ["note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf"]
+__all__ = [
+    "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf",
+    "lexicon_rows", "LANGUAGES",
+]  # fmt: skip
 
-#: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order.
-ROW_TEXT = "SELECT title, aliases, desc, headings, tags, body FROM notes"
+#: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order, and
+#: ``searchable`` last.
+ROW_TEXT = (
+    "SELECT title, aliases, desc, headings, tags, body, "
+    "title_extra, desc_extra, headings_extra, body_extra, searchable FROM notes"
+)
 
-Row = tuple[str, str, str, str, str, str]
+Row = tuple[str, str, str, str, str, str, str, str, str, str, int]
+
+
+def _name_words(path: str) -> tuple[str, str]:
+    """The words of a note's file name (title words) and of its folders (heading words)."""
+    parts = path.split("/")
+    stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
+    return stem, " ".join(parts[:-1])
 
 
 def note_row(note: Note) -> Row:
-    """A parsed note as the text columns of its ``notes`` row (aliases and tags as JSON)."""
+    """A parsed note as the text columns of its ``notes`` row (aliases and tags as JSON), with
+    each column's extra words (``notesdb.text.extra_words``: letters spelled out, letter/digit
+    joins, the file name's words with the title and the folder names with the headings) and
+    whether it is searchable at all: a note with no text besides its title (an empty
+    placeholder) or a template is not.
+    """
+    aliases = json.dumps(note.aliases, ensure_ascii=False)
+    tags = json.dumps(note.tags, ensure_ascii=False)
+    stem, folders = _name_words(note.path)
+    searchable = int(not note.template and bool(words(note.desc + " " + note.headings + " " + note.body)))
     return (
         note.title,
-        json.dumps(note.aliases, ensure_ascii=False),
+        aliases,
         note.desc,
         note.headings,
-        json.dumps(note.tags, ensure_ascii=False),
+        tags,
         note.body,
+        " ".join(extra_words(note.title + " " + aliases, stem)),
+        " ".join(extra_words(note.desc)),
+        " ".join(extra_words(note.headings + " " + tags, folders)),
+        " ".join(extra_words(note.body)),
+        searchable,
     )
 
 
 def row_words(row: Row) -> set[str]:
-    """Every distinct word of a note row, as ``notes_fts`` indexes it."""
-    return set(tokenize(" ".join(row)))
+    """Every distinct word of a note row as a message is searched by (``notesdb.text.words``);
+    each is a term of ``notes_fts`` for the row. None for a row that is not searchable."""
+    if not row[10]:
+        return set()
+    return set(words(" ".join(row[:10])))
 
 
 def add_counts(delta: Counter[str], words: set[str], sign: int) -> None:
@@ -55,13 +86,13 @@ def apply_counts(conn: sqlite3.Connection, delta: Counter[str]) -> None:
     import jellyfish
 
     rows = [
-        (w, len(w), c, jellyfish.metaphone(w) if w.isalpha() else "")
+        (w, len(w), c, jellyfish.metaphone(w) if w.isalpha() else "", w[::-1])
         for w, c in delta.items()
         if c
     ]
     conn.executemany(
         """
-        INSERT INTO vocab(word, length, doc_freq, phonetic) VALUES (?, ?, ?, ?)
+        INSERT INTO vocab(word, length, doc_freq, phonetic, rev) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT(word) DO UPDATE SET doc_freq = doc_freq + excluded.doc_freq
         """,
         rows,
@@ -119,3 +150,52 @@ def english_zipf() -> dict[str, float]:
             out.setdefault(word.lower(), round(zipf, 2))
     return out
 
+
+
+#: Languages whose everyday words are in ``lexicon``: the languages with a wordfreq ``small``
+#: list written in the Latin script that notes of English-speaking users most often mix in.
+LANGUAGES: Final = ("de", "fr", "es", "it", "nl", "pt", "sv", "da", "nb")
+#: Words of those languages at least this common (Zipf) are kept: below it a word keeps over
+#: 80% of its weight anyway (``rank.specificity`` at its default midpoint and slope), so the
+#: table stays about 60,000 rows.
+LEXICON_MIN_ZIPF: Final = 4.0
+
+
+def _small_list(lang: str) -> list[tuple[str, float]]:
+    """``(word, zipf)`` of one wordfreq ``small`` list, commonest first (see :func:`english_zipf`)."""
+    try:
+        import gzip
+        import importlib.util
+        from pathlib import Path
+
+        import msgpack
+
+        spec = importlib.util.find_spec("wordfreq")
+        if spec is None or spec.origin is None:
+            raise FileNotFoundError("wordfreq")
+        with gzip.open(Path(spec.origin).parent / "data" / f"small_{lang}.msgpack.gz") as f:
+            data = msgpack.load(f, raw=False)
+        if not (isinstance(data[0], dict) and data[0].get("format") == "cB"):
+            raise ValueError("not a cB pack")
+        return [(w, 9 - i / 100) for i, bucket in enumerate(data[1:]) for w in bucket]
+    except Exception:
+        import wordfreq
+
+        return sorted(
+            ((w, wordfreq.freq_to_zipf(f)) for w, f in wordfreq.get_frequency_dict(lang, wordlist="small").items()),
+            key=lambda p: -p[1],
+        )
+
+
+def lexicon_rows() -> list[tuple[str, str, float]]:
+    """``(word, lang, zipf)`` for the everyday words of each of ``LANGUAGES`` (Zipf at least
+    ``LEXICON_MIN_ZIPF``), folded like ``notesdb.text.words``; the commonest spelling wins."""
+    out: dict[tuple[str, str], float] = {}
+    for lang in LANGUAGES:
+        for word, zipf in _small_list(lang):
+            if zipf < LEXICON_MIN_ZIPF:
+                break
+            folded = words(word)
+            if len(folded) == 1:
+                out.setdefault((folded[0], lang), round(zipf, 2))
+    return [(w, lang, z) for (w, lang), z in out.items()]

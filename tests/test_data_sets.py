@@ -30,7 +30,7 @@ def vault(name: str) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*.md") if p.is_file()}
 
 
-@pytest.mark.parametrize("name", ["folders", "tiny", "household2"])
+@pytest.mark.parametrize("name", ["folders", "tiny", "household2", "kept"])
 def test_set_is_well_formed(name: str) -> None:
     notes, rows = vault(name), cases(name)
     ids = [c["id"] for c in rows]
@@ -51,6 +51,15 @@ def test_folders_set_size_and_balance() -> None:
     assert set(named) <= FAULTS
     # every way of misreading a folder but the tiny one (its own set) has cases here
     assert FAULTS - {"tiny"} <= set(named)
+
+
+def test_kept_set_size_and_balance() -> None:
+    rows = cases("kept")
+    uncovered = [c for c in rows if not c["expect"]]
+    assert len(rows) >= 40
+    assert len(uncovered) * 2 >= len(rows) - 1  # about half uncovered
+    named = Counter(c["fault"] for c in rows)
+    assert set(named) <= FAULTS and FAULTS - {"tiny"} <= set(named)
 
 
 def test_folders_vault_has_the_shapes_it_claims() -> None:

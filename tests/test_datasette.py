@@ -33,7 +33,7 @@ MESSAGES = {
     "espresso": "my rancilio silvia espresso machine is steaming weakly",
     "timelapse": "how do I make a timelapse with ffmpeg from jpegs",
     "weather": "what's the weather like today",
-    "woodstove": "the woodstove glass is sooty",
+    "woodstove": "why does the fire smoke back into the room",  # weighed, not named
 }
 
 

@@ -1,0 +1,313 @@
+"""Folders as people keep them: each way of misreading one, on an invented example.
+
+Titles from file names, file and folder names as words, letter/digit variants, numbers that
+tell notes apart, letters beyond diacritics, word forms, other languages, English words that
+are not typos, templates, catalogues, stubs, tiny folders and empty notes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from notesdb import text
+from notesdb.db import open_db, searchable_count
+from notesdb.decide import decide
+from notesdb.query import build_query, detect_language, stemmed
+from notesdb.rank import rank, shape_weight
+from notesdb.settings import Settings
+from notesdb.sync import skipped_by, sync
+
+#: Everyday notes around the ones under test, so that document frequencies mean something.
+FILLER = {
+    f"misc/filler-{i}.md": f"# {topic}\n\n{body}\n"
+    for i, (topic, body) in enumerate(
+        [
+            ("Dentist", "Check-up every six months at the practice on Mill Road."),
+            ("Passport", "Renewed in 2021, photo code kept in the drawer."),
+            ("Sourdough", "Starter fed with rye flour twice a day, baked at 240."),
+            ("Broadband", "Fibre contract ends in autumn; router admin page on the label."),
+            ("Bins", "Recycling goes out on Tuesday, garden waste every other week."),
+            ("Insurance", "Home insurance renews in June with the broker."),
+            ("Car", "Service due at 60,000 miles, tyres rotated last spring."),
+            ("Garden", "Lawn fed in April, hedge cut after the birds have nested."),
+            ("Books", "Reading the long novel slowly, a chapter a night."),
+            ("Piano", "Practising scales for twenty minutes before the pieces."),
+            ("Climbing", "Wall sessions on Thursday evening, new shoes half a size down."),
+            ("Plumbing", "Stopcock under the kitchen sink, the bathroom tap drips."),
+        ]
+    )
+}
+
+NOTES = {
+    # 1. titles: a later H1 is a section, the file name is the title
+    "kitchen/Espresso grinder.md": "Bought the grinder in May.\n\n# Resources\n\nBurr set 38 mm, dial in at 14 for the light roast.\n",
+    # 2. file and folder names
+    "network/router-vlan.md": "Guest network on its own subnet, isolated from the iot devices; the iot vlan is tagged on port 3.\n",
+    "bike/notes.md": "Chain lube: wax in summer, wet lube in winter.\n",
+    "car/notes.md": "Chain of garages that do the MOT; the lube shop on the ring road.\n",
+    # 3. letters and digits
+    "radio/yaesu.md": "# Yaesu FT-65\n\nSquelch setting 3 on the hilltop repeater.\n",
+    "games/stealth.md": "# MGS 3\n\nBoss order: The Pain, The Fear, The End, The Fury.\n",
+    # 4. numbers that tell notes apart
+    "money/tax-2023.md": "Tax return 2023: mileage claimed 3,100, home office flat rate.\n",
+    "money/tax-2024.md": "Tax return 2024: mileage claimed 4,450, home office flat rate.\n",
+    # 5. letters beyond diacritics
+    "travel/Łódź.md": "# Łódź\n\nTram museum, the Piotrkowska street murals, a hostel near Fabryczna.\n",
+    # 6. word forms
+    "kitchen/kettle.md": "# Kettle\n\nDescaled in March with citric acid; descaling schedule every eight weeks.\n",
+    "people/economist.md": "# Priya\n\nEconomist at the central bank, met at the conference.\n",
+    # 7. other languages
+    "haus/bad.md": "# Fußbodenheizung im Bad\n\nThermostat auf 22 Grad, Estrich 2019 verlegt, Stellantrieb im Verteiler.\n",
+    # 8. English words are not typos
+    "misc/slang.md": "# Slang\n\nyolo, as the teenagers say about the trampoline.\n",
+    "misc/shield.md": "# Shield\n\nThe riot shield prop for the play, painted silver.\n",
+    # 9. templates
+    "Templates/Plant care.md": "---\ncreated: \"{{date}}\"\n---\n# {{title}}\n\nRepotted: <% tp.date.now() %>\nFig:\nWatering:\n",
+    "Inbox/Meeting.md": "# {{title}}\nDate: {{date}}\nAttendees:\nActions:\n",
+    "garden/fig.md": "# Fig\n\nRepotted in April into a 50 litre pot; water daily in heat, net the fruit in August.\n",
+    # 10. catalogues: an index that names everything once
+    "Index.md": "# Index\n\n"
+    + ", ".join(f"topic{i}" for i in range(300))
+    + ", compressor, seized, pressure, valve\n",
+    "workshop/compressor.md": "# Compressor\n\nThe pressure valve seized; freed it with penetrating oil.\n",
+    # 11. stubs
+    "home/dishwasher.md": "See the other note.\n",
+    "home/dishwasher-error-codes.md": "E24: drain blocked, cleaned the filter and the pump. E15: water in the base tray.\n",
+}
+
+
+def write(root: Path, notes: dict[str, str]) -> None:
+    for rel, body in notes.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[sqlite3.Connection, Path]:
+    base = tmp_path_factory.mktemp("kept")
+    root = base / "notes"
+    write(root, {**FILLER, **NOTES})
+    for i in range(30):  # 13. empty placeholders
+        (root / f"Untitled {i}.md").write_text("", encoding="utf-8")
+    conn = open_db(base / "kept.db")
+    sync(conn, root)
+    return conn, root
+
+
+def first(conn: sqlite3.Connection, message: str) -> str | None:
+    d = decide(conn, message)
+    return d.notes[0] if d.spoken else None
+
+
+# --- 1. titles ------------------------------------------------------------------------
+
+
+def test_title_comes_from_the_file_name_when_the_h1_is_a_section(folder: tuple[sqlite3.Connection, Path]) -> None:
+    conn, _ = folder
+    title, headings = conn.execute(
+        "SELECT title, headings FROM notes WHERE path = 'kitchen/Espresso grinder.md'"
+    ).fetchone()
+    assert (title, headings) == ("Espresso grinder", "Resources")
+    d = decide(conn, "what do I dial the espresso grinder to for a light roast")
+    assert d.notes == ["kitchen/Espresso grinder.md"]
+    assert '"Espresso grinder"' in d.line
+
+
+# --- 2. file names and folders ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what does router-vlan.md say about the guest network",
+        "@network/router-vlan.md why is the iot vlan tagged",
+    ],
+)
+def test_a_quoted_file_name_finds_its_note(folder: tuple[sqlite3.Connection, Path], message: str) -> None:
+    assert first(folder[0], message) == "network/router-vlan.md"
+
+
+def test_the_folder_tells_two_notes_md_apart(folder: tuple[sqlite3.Connection, Path]) -> None:
+    assert first(folder[0], "which chain lube does the bike take") == "bike/notes.md"
+
+
+def test_file_name_words_are_title_words_and_folders_heading_words(folder: tuple[sqlite3.Connection, Path]) -> None:
+    row = folder[0].execute(
+        "SELECT title, title_extra, headings_extra FROM notes WHERE path = 'games/stealth.md'"
+    ).fetchone()
+    assert row == ("MGS 3", "mgs3 stealth", "games")
+
+
+# --- 3. letters and digits ---------------------------------------------------------------
+
+
+def test_joined_variants() -> None:
+    assert text.joined("Yaesu FT-65, MGS 3 and the E-15 error on the wi-fi") == ["ft65", "mgs3", "e15", "wifi"]
+    assert text.joined("mercedes-w204, 2024-11-02") == []  # names of parts and dates stay apart
+
+
+@pytest.mark.parametrize(
+    ("message", "note"), [("ft65 squelch setting", "radio/yaesu.md"), ("mgs3 boss order", "games/stealth.md")]
+)
+def test_letter_digit_variants_match(folder: tuple[sqlite3.Connection, Path], message: str, note: str) -> None:
+    assert first(folder[0], message) == note
+
+
+def test_a_spaced_code_in_the_message_is_one_term(folder: tuple[sqlite3.Connection, Path]) -> None:
+    conn = folder[0]
+    q = build_query(conn, "ft 65 squelch", searchable_count(conn))
+    assert [t.token for t in q.terms] == ["ft65", "squelch"]
+
+
+# --- 4. numbers ------------------------------------------------------------------------
+
+
+def test_a_year_in_few_notes_tells_them_apart(folder: tuple[sqlite3.Connection, Path]) -> None:
+    assert first(folder[0], "what did I put for mileage in 2024") == "money/tax-2024.md"
+
+
+def test_number_weight_follows_document_frequency() -> None:
+    s = Settings()
+    assert shape_weight("2024", 1, 300, s) == 1.0  # in one note of 300: a rare word
+    assert shape_weight("2024", 40, 300, s) == s.number_weight  # in many notes: little
+    assert shape_weight("2024", 0, 300, s) == s.number_weight  # in none: little
+    assert shape_weight("p2571", 40, 300, s) == 1.0  # a part number keeps its weight
+
+
+# --- 5. letters beyond diacritics ----------------------------------------------------------
+
+
+def test_letters_fold_the_same_in_notes_and_messages() -> None:
+    assert text.words("Große Straße Fæbelø Łódź Søndre Þingvellir Đakovo œuvre") == [
+        "grosse", "strasse", "faebelo", "lodz", "sondre", "thingvellir", "dakovo", "oeuvre",
+    ]  # fmt: skip
+    nfd = unicodedata.normalize("NFD", "Ærøskøbing Łódź Crème Йошкар")
+    assert text.words(nfd) == text.words("Ærøskøbing Łódź Crème Йошкар")
+
+
+def test_a_note_with_such_letters_is_found_by_the_ascii_spelling(folder: tuple[sqlite3.Connection, Path]) -> None:
+    assert first(folder[0], "hostel in lodz near the station") == "travel/Łódź.md"
+
+
+# --- 6. word forms ---------------------------------------------------------------------
+
+
+def test_another_form_of_a_word_finds_the_note(folder: tuple[sqlite3.Connection, Path]) -> None:
+    conn = folder[0]
+    assert first(conn, "how often do I descale the kettle") == "kitchen/kettle.md"
+    alts = stemmed(conn, "descale", "en", Settings())
+    assert {a.word for a in alts} == {"descaled", "descaling"}
+    assert all(a.weight < 1.0 for a in alts)
+
+
+def test_a_derived_word_is_not_another_form(folder: tuple[sqlite3.Connection, Path]) -> None:
+    conn = folder[0]
+    assert stemmed(conn, "economics", "en", Settings()) == []
+    assert first(conn, "explain the economics of bank lending") is None
+
+
+# --- 7. other languages ------------------------------------------------------------------
+
+
+def test_a_german_message_finds_the_compound_of_a_german_note(folder: tuple[sqlite3.Connection, Path]) -> None:
+    conn = folder[0]
+    q = build_query(conn, "welches thermostat hat die heizung im bad", searchable_count(conn))
+    assert q.language == "de"
+    heizung = next(t for t in q.terms if t.token == "heizung")
+    assert [(a.word, a.how) for a in heizung.alternatives] == [("fussbodenheizung", "compound")]
+    assert first(conn, "welches thermostat hat die heizung im bad") == "haus/bad.md"
+
+
+def test_everyday_words_of_another_language_are_not_rare(folder: tuple[sqlite3.Connection, Path]) -> None:
+    assert first(folder[0], "kannst du das nochmal kürzer schreiben") is None
+
+
+def test_detect_language_needs_more_than_one_word() -> None:
+    assert detect_language({}, {"mer": {"fr": 5.2}}, ["mer"]) == "en"
+    assert detect_language({"die": 5.1}, {"die": {"de": 7.5}, "im": {"de": 6.9}, "bad": {"de": 5.1}}, ["die", "im", "bad"]) == "de"
+
+
+# --- 8. English words are not typos ---------------------------------------------------------
+
+
+def test_an_english_word_is_not_corrected_into_a_note_word(folder: tuple[sqlite3.Connection, Path]) -> None:
+    conn = folder[0]
+    n = searchable_count(conn)
+    assert build_query(conn, "separating the yolk", n).corrections == []
+    assert build_query(conn, "the sheild prop", n).corrections == [("sheild", "shield")]
+
+
+# --- 9. templates ----------------------------------------------------------------------
+
+
+def test_templates_are_skipped_and_reported(tmp_path: Path) -> None:
+    root = tmp_path / "notes"
+    write(root, {**FILLER, **{k: v for k, v in NOTES.items() if k.startswith(("Templates/", "Inbox/", "garden/"))}})
+    conn = open_db(tmp_path / "t.db")
+    stats = sync(conn, root)
+    assert sorted(stats.skipped) == ["Inbox/Meeting.md", "Templates/"]
+    assert conn.execute("SELECT searchable FROM notes WHERE path = 'Inbox/Meeting.md'").fetchone() == (0,)
+    assert first(conn, "when did I last repot the fig") == "garden/fig.md"
+
+
+def test_skip_patterns() -> None:
+    skip = ("MEMORY.md", "Templates/", "archive/*", "*-archive.md")
+    assert skipped_by("templates", skip, folder=True)
+    assert skipped_by("MEMORY.md", skip) and not skipped_by("team/MEMORY.md", skip)
+    assert skipped_by("archive/2023-log.md", skip) and skipped_by("MEMORY-archive.md", skip)
+    assert not skipped_by("garden/fig.md", skip)
+
+
+# --- 10. catalogues ------------------------------------------------------------------------
+
+
+def test_a_catalogue_mention_cannot_beat_the_note_about_it(folder: tuple[sqlite3.Connection, Path]) -> None:
+    conn = folder[0]
+    q = build_query(conn, "compressor valve seized, pressure gone", searchable_count(conn))
+    ranking = rank(conn, q)
+    by_path = {c.path: c for c in ranking.candidates}
+    assert ranking.candidates[0].path == "workshop/compressor.md"
+    # the index holds the same four words, each once among 300: a small share of their weight
+    assert by_path["Index.md"].evidence < 0.5 * by_path["workshop/compressor.md"].evidence
+
+
+# --- 11. stubs ---------------------------------------------------------------------------
+
+
+def test_the_complete_note_beats_its_stub(folder: tuple[sqlite3.Connection, Path]) -> None:
+    assert first(folder[0], "dishwasher E24 again what did I do") == "home/dishwasher-error-codes.md"
+
+
+# --- 12. tiny folders --------------------------------------------------------------------
+
+
+def test_a_folder_of_one_note_answers_for_it(tmp_path: Path) -> None:
+    write(tmp_path / "notes", {"maya.md": "# Maya\n\nVisa expires 14 March 2026; renewal needs the bank letter.\n"})
+    conn = open_db(tmp_path / "one.db")
+    sync(conn, tmp_path / "notes")
+    assert first(conn, "when does maya's visa expire") == "maya.md"
+    assert first(conn, "what's the capital of peru") is None
+
+
+# --- 13. empty notes ---------------------------------------------------------------------
+
+
+def test_empty_notes_change_nothing(tmp_path: Path) -> None:
+    notes = {**FILLER, **{k: NOTES[k] for k in ("kitchen/kettle.md", "money/tax-2023.md", "money/tax-2024.md")}}
+    write(tmp_path / "a", notes)
+    write(tmp_path / "b", notes | {f"Untitled {i}.md": "" for i in range(200)} | {"Daily/2025-01-01.md": "# 2025-01-01\n"})
+    a, b = open_db(tmp_path / "a.db"), open_db(tmp_path / "b.db")
+    sync(a, tmp_path / "a")
+    sync(b, tmp_path / "b")
+    assert searchable_count(a) == searchable_count(b) == len(notes)
+    assert a.execute("SELECT word, doc_freq FROM vocab ORDER BY word").fetchall() == b.execute(
+        "SELECT word, doc_freq FROM vocab ORDER BY word"
+    ).fetchall()
+    for message in ("how often do I descale", "mileage in 2024", "untitled"):
+        da, db_ = decide(a, message), decide(b, message)
+        assert (da.notes, da.route, da.top_scores) == (db_.notes, db_.route, db_.top_scores)
