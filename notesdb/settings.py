@@ -9,7 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
-__all__ = ["Settings", "SCORING"]
+__all__ = ["Settings", "SCORING", "TIE_TOLERANCE"]
+
+#: Notes whose evidence is within this share of the top note's are tied with it: the gate stays
+#: silent on any tie (``gate.tied``) and ``rank`` orders tied notes by mentions. 1% is below
+#: the smallest difference one word of the message makes (a word's weight is at least
+#: ``word_evidence`` = 0.5 of evidence sums of about 2 to 20).
+TIE_TOLERANCE: Final = 0.01
 
 
 @dataclass
@@ -41,13 +47,20 @@ class Settings:
     rare_weight: float = 2.5
     rare_coverage: float = 0.5
     #: every route: the top note must lead the second by at least this ratio (a tie is a
-    #: coin toss between notes, and a coin toss is not confidence)
+    #: coin toss between notes, and a coin toss is not confidence); a tie within
+    #: ``TIE_TOLERANCE`` is silent whatever this is
     min_lead: float = 1.0
+    #: margin route: the top note holds at least ``margin_evidence`` evidence the second lacks
+    #: (``gate.margin``: a rare word only it holds, in its body or anywhere) and covers at
+    #: least ``margin_coverage`` of the message
+    margin_evidence: float = 99.0
+    margin_coverage: float = 0.5
     #: a word counts as matched when it brings at least this much evidence
     word_evidence: float = 0.5
-    #: extra notes: coverage at least this share of the top note's, and a rare word of the
-    #: message in their title that the notes already named are not about
+    #: extra notes, on their own merit: coverage at least ``extra_share`` of the top note's, and
+    #: at least ``extra_evidence`` evidence that the notes named before lack (``gate.margin``)
     extra_share: float = 0.85
+    extra_evidence: float = 2.5
 
     # --- scoring: how a message word's weight and a note's evidence are computed ------------
     # (``notesdb.query`` and ``notesdb.rank`` read these; ``tune`` ranks again for each value.)
