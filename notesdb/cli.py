@@ -4,6 +4,7 @@ user can act on (``NotesdbError``) become one ``Error: ...`` line and exit code 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 import sqlite3
 import sys
 from pathlib import Path
@@ -170,11 +171,16 @@ def index(
                 conn.close()
             conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
         total = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+        from notesdb.meter import measure, store
+
+        reading = measure(conn, conf.gate)
+        store(conn, reading)
     except NotesdbError as e:
         fail(str(e))
         return
     if json_out:
         out = {
+            "false_alarm_meter": asdict(reading),
             "db": str(db_path),
             "notes": total,
             "scanned": stats.scanned,
@@ -196,6 +202,21 @@ def index(
     )
     for path, problems in sorted(stats.problems.items()):
         typer.echo(f"problem: {path}: {'; '.join(problems)}")
+    typer.echo(_meter_line(reading))
+
+
+def _meter_line(reading: Any) -> str:
+    """One line about the false-alarm meter (``notesdb.meter.Reading``), with a warning above
+    ``meter.WARN_SHARE``."""
+    from notesdb.meter import WARN_SHARE
+
+    line = (
+        f"false-alarm meter: would speak on {reading.spoken} of {reading.messages} generic "
+        f"messages ({reading.share:.1%}, {reading.elapsed_ms:.0f} ms)"
+    )
+    if reading.warn:
+        line += f" - warning: above {WARN_SHARE:.0%}; 'notesdb tune --generic' can choose quieter settings"
+    return line
 
 
 @app.command()
@@ -465,13 +486,18 @@ def eval_cmd(
         return
     o = _open(notes, db, config, progress=True)
     summary, _ = evaluate(o.conn, loaded, o.config.gate)
+    from notesdb.meter import stored
+
+    reading = stored(o.conn)
+    summary["false_alarm_meter"] = asdict(reading) if reading else None
     if json_out:
         # the failures first and the headline figures last, where a reader of the tail sees them
-        first = ("failures", "by_kind", "stretch")
+        first = ("failures", "by_kind", "stretch", "false_alarm_meter")
         ordered = {k: summary[k] for k in first} | {k: v for k, v in summary.items() if k not in first}
         typer.echo(json.dumps(ordered, indent=2, ensure_ascii=False))
         return
     _echo(summary_lines(summary))
+    typer.echo(_meter_line(reading) if reading else "false-alarm meter: never measured (run notesdb index)")
 
 
 # --- review and tuning on the user's own messages: replay, label, tune ---------------------
