@@ -280,6 +280,7 @@ def check(
     db: DbOpt = None,
     config: ConfigOpt = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show why: terms, candidates, route.")] = False,
+    session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help="Judge as the next message of this logged conversation (its session_id): notes it already named are held back.", show_default=False)] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Print the line notesdb would add for MESSAGE, or say that it stays silent."""
@@ -287,6 +288,10 @@ def check(
 
     o = _open(notes, db, config)
     d = decide(o.conn, message, o.config.gate)
+    if session:
+        from notesdb.conversation import earlier, hold_back
+
+        hold_back(d, earlier(o.conn, session), o.config.gate)
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=False))
         return

@@ -82,6 +82,8 @@ class Decision:
     expansions: list[tuple[str, str]] = field(default_factory=list)
     elapsed_ms: float = 0.0
     error: str = ""
+    parts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, path, desc) named
+
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``--json`` shape of ``notesdb check``)."""
@@ -283,7 +285,8 @@ def judge(ranking: Ranking, settings: Settings) -> Decision:
         )
     d.spoken = True
     d.notes = [c.path for c in named]
-    d.line = format_line([(c.title, c.path, c.desc) for c in named])
+    d.parts = [(c.title, c.path, c.desc) for c in named]
+    d.line = format_line(d.parts)
     return d
 
 

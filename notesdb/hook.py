@@ -165,6 +165,11 @@ def run(raw: bytes, argv: list[str]) -> str:
                 decision.route = Route.NEW_INDEX
             else:
                 decision = decide(conn, prompt, config.gate)
+                session_id = _text(event.get("session_id"), 200)
+                if decision.spoken and session_id:
+                    from notesdb.conversation import earlier, hold_back
+
+                    hold_back(decision, earlier(conn, session_id), config.gate)
             decision.error = "; ".join(errors)
         else:
             decision.route = Route.BAD_INPUT

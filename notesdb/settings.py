@@ -61,6 +61,10 @@ class Settings:
     #: at least ``extra_evidence`` evidence that the notes named before lack (``gate.margin``)
     extra_share: float = 0.85
     extra_evidence: float = 2.5
+    #: a note named earlier in the same conversation is named again only when the message
+    #: brings at least this many times the evidence it was named with then
+    #: (``notesdb.conversation``)
+    repeat_ratio: float = 2.0
 
     # --- scoring: how a message word's weight and a note's evidence are computed ------------
     # (``notesdb.query`` and ``notesdb.rank`` read these; ``tune`` ranks again for each value.)
