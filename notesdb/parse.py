@@ -110,7 +110,9 @@ def parse_note(path: str, data: bytes) -> Note:
       malformed or not a mapping (both are problems). Values of any YAML
       type are turned into text.
     * title: ``title``, else ``name``, else the first H1 heading, else the
-      file name made readable (``home/smoke-alarms.md`` -> "smoke alarms").
+      file name made readable (``home/smoke-alarms.md`` -> "smoke alarms"). Only an H1
+      that is the note's first content line is a title: an H1 further down ("Resources",
+      "Problem") is a section heading like any other.
       desc: ``description``, else ``summary``. type: ``type``, else
       ``metadata.type``. aliases: ``aliases``/``alias``, a list or one
       string. tags: ``tags``/``tag``, a list or a string split on commas
@@ -407,11 +409,12 @@ def _plain_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, str]
             level, heading = m.groups()
             if not title_taken and level == "#":
                 headings.insert(0, ("h1-title", heading))
-                title_taken = True
             else:
                 headings.append(("h", heading))
+            title_taken = True  # only the first content line may be the title
         elif line.strip():
             body.append(line.strip())
+            title_taken = True
     return headings, body
 
 
@@ -435,6 +438,8 @@ def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, s
 
     for tok in _markdown().parse(text):
         kind = tok.type
+        if tok.level == 0 and not kind.startswith("heading") and kind != "inline":
+            title_taken = True  # content came first: a later H1 is a section heading
         if kind == "inline":
             if heading_tag:
                 line = _one_line(_inline_text(tok.children or [], " "))
@@ -457,6 +462,7 @@ def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, s
             heading_tag = tok.tag
         elif kind == "heading_close":
             heading_tag = ""
+            title_taken = title_taken or bool(headings)  # an empty heading is no content
         elif kind == "tr_open":
             row = []
         elif kind == "tr_close":

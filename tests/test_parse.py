@@ -647,3 +647,22 @@ def test_long_note_is_read_as_plain_text() -> None:
     assert note.headings == "Section two"
     assert note.body.endswith("tail words")
     assert note.problems == []
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "title", "headings"),
+    [
+        # a first-line H1 is the title
+        ("kitchen/grinder.md", b"# Espresso grinder\n\nBurr size 38 mm.\n", "Espresso grinder", ""),
+        # an H1 after content is a section heading; the file name is the title
+        ("kitchen/Espresso grinder.md", b"Bought in May.\n\n# Resources\n\nManual.\n", "Espresso grinder", "Resources"),
+        ("espresso-grinder_notes.md", b"Dial in at 14.\n\n# Problem\n\nClumps.\n", "espresso grinder notes", "Problem"),
+        # an H2 first: a later H1 is not the title either
+        ("bees.md", b"## Hives\n\nTwo.\n\n# Characters\n", "bees", "Hives\nCharacters"),
+        # front matter wins over a first-line H1
+        ("x.md", b"---\nname: Grinder\n---\n# Burrs\n", "Grinder", "Burrs"),
+    ],
+)
+def test_title_is_front_matter_first_line_h1_or_file_name(path: str, source: bytes, title: str, headings: str) -> None:
+    note = parse_note(path, source)
+    assert (note.title, note.headings) == (title, headings)
