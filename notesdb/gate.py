@@ -1,28 +1,27 @@
 """The gate: candidates -> speak (naming up to three notes) or stay silent.
 
-An eager tool is worse than none, so the gate speaks only through one of three routes:
+An eager tool is worse than none, so the gate speaks only when the top note clearly leads: not
+tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and near ties) and at
+least ``min_lead`` times its evidence, unless it is the only candidate. Then it speaks through
+the first of four routes whose thresholds are met (:func:`verdict`):
 
-1. ``strong``: a strong score: enough evidence, from at least two words of the message,
-   covering a fair share of it;
-2. ``lead``: a clear winner, well ahead of the second note;
-3. ``rare``: the top note is *about* a rare word of the message: the word (after correction
-   or prefix expansion) weighs a lot (few notes hold it, and it is not an everyday English
-   word) and sits in the note's title, description or headings, not only in passing in its
-   body; and the note covers at least half of the message.
+1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
+2. ``lead``: well ahead of the second note, with fair evidence and coverage;
+3. ``rare``: the top note is *about* a rare word of the message (title, description or
+   headings), and covers a good share of the message;
+4. ``margin``: the top note holds evidence the second lacks (:func:`margin`: a rare word only
+   it has, even in its body), and covers a good share of the message.
 
-Anything else stays silent, with the reason. A note after the first is named only when it is
-nearly as strong and has a rare word of the message in its title that the notes named before
-it are not about.
+Anything else stays silent, with the reason. A note after the first is named on its own merit:
+evidence that the notes named before it lack, at a coverage near the top note's.
 
 Scores are shares and sums of word weights (see :mod:`notesdb.rank`): a long pasted log does
 not out-score a real match by being long, because coverage divides by what the whole message
 could earn.
 
-Every threshold is a field of :class:`Settings`; the defaults were chosen with ``notesdb tune``
-and a sweep over the dev halves of the shared labelled sets (personal, chat, tech, memory,
-til): they are the setting with the best personal hit rate at precision >= 0.95 and silence
->= 0.95 on personal and >= 0.98 on chat, in the middle of a plateau of equally good
-neighbours. They can be overridden in the ``[gate]`` table of the config file.
+Every threshold is a field of :class:`Settings`, chosen with ``bench/choose.py`` on the tuning
+halves of the labelled sets (see its docstring and README's figures); they can be overridden in
+the ``[gate]`` table of the config file.
 """
 
 from __future__ import annotations

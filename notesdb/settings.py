@@ -63,7 +63,10 @@ class Settings:
     extra_evidence: float = 2.5
     #: a note named earlier in the same conversation is named again only when the message
     #: brings at least this many times the evidence it was named with then
-    #: (``notesdb.conversation``)
+    #: (``notesdb.conversation``). Measured on right answers about the same note in the
+    #: labelled sets (personal, household2, folders, memory; 462 ordered pairs): 2.8% of the
+    #: pairs reach 2x (10% reach 1.5x, 1% 3x), so a follow-up is named again only when it is
+    #: far more about the note than the message that named it
     repeat_ratio: float = 2.0
 
     # --- scoring: how a message word's weight and a note's evidence are computed ------------
