@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from notesdb.gate import MAX_LINE_CHARS, Settings, format_line, judge
 from notesdb.rank import Candidate, Hit, Ranking
 
-S = Settings()
+#: The thresholds these hand-built rankings were written for (fixed here, so that the tests
+#: check the routes' logic, not the current defaults)
+S = Settings(strong_evidence=5.0, strong_coverage=0.15, lead_ratio=1.25, lead_evidence=4.0, rare_weight=2.5,
+             rare_coverage=0.5, min_lead=1.0, extra_share=0.85, extra_evidence=2.5)
 
 
 def hit(word: str, evidence: float, place: str = "body", how: str = "exact") -> Hit:
@@ -72,7 +77,7 @@ def test_every_tie_within_the_tolerance_stays_silent() -> None:
     # just outside the tolerance, the strong route may speak
     apart = ranking(10, cand("a.md", a, 10), cand("b.md", [hit("x", 4, "title"), hit("y", 2.8)], 10))
     assert judge(apart, S).route == "strong"
-    d = judge(apart, Settings(min_lead=1.1))
+    d = judge(apart, replace(S, min_lead=1.1))
     assert (d.spoken, d.route) == (False, "tie") and "lead 1.03 < 1.1" in d.reasons[-1]
 
 
@@ -88,11 +93,11 @@ def test_margin_route_speaks_for_a_rare_word_only_in_one_body() -> None:
     top = cand("garden.md", [hit("biochar", 2.4), hit("amounts", 0.25)], 3.0)
     second = cand("recipes.md", [hit("amounts", 0.66, "title")], 3.0)
     r = ranking(3.0, top, second)
-    s = Settings(margin_evidence=2.0, margin_coverage=0.5)
+    s = replace(S, margin_evidence=2.0, margin_coverage=0.5)
     d = judge(r, s)
     assert (d.spoken, d.route, d.notes) == (True, "margin", ["garden.md"])
     assert any("evidence the second lacks" in x for x in d.reasons)
-    assert judge(r, Settings(margin_evidence=2.5, margin_coverage=0.5)).route == "weak"
+    assert judge(r, replace(S, margin_evidence=2.5, margin_coverage=0.5)).route == "weak"
 
 
 def test_extra_note_is_named_on_its_own_merit() -> None:
