@@ -647,10 +647,11 @@ def label_export(
 
 @app.command("tune")
 def tune_cmd(
-    cases: Annotated[Path, typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (see notesdb eval).")],
+    cases: Annotated[Optional[Path], typer.Argument(metavar="[CASES]", help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
+    generic: Annotated[bool, typer.Option("--generic", help="Add the bundled generic messages as cases that must stay silent (the false-alarm meter); with no CASES, tune for silence alone.")] = False,
     write: Annotated[bool, typer.Option("--write", help="Save the chosen thresholds to the [gate] table of the config file.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE", help="Also draw the distributions and the trade-off to a PNG (needs matplotlib).", show_default=False)] = None,
     json_out: JsonOpt = False,
@@ -665,11 +666,18 @@ def tune_cmd(
 
         if importlib.util.find_spec("matplotlib") is None:
             fail("--plot needs matplotlib: pip install 'notesdb[plot]'")
+    from notesdb.tune import generic_cases
+
+    if cases is None and not generic:
+        fail("give a cases file, or --generic to tune on the generic messages alone")
+        return
     try:
-        loaded = load_cases(cases)
+        loaded = load_cases(cases) if cases is not None else []
     except NotesdbError as e:
         fail(str(e))
         return
+    if generic:
+        loaded += generic_cases()
     o = _open(notes, db, config, progress=True)
     try:
         rep = tune(o.conn, loaded, o.config.gate)

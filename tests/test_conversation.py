@@ -75,3 +75,17 @@ def test_check_explains_a_note_held_back(folder: tuple[Path, Path]) -> None:
     assert held.returncode == 0
     assert held.stdout.startswith("(silent: said-before)")
     assert "held back beehives.md: named earlier in this conversation (evidence 5.57); now 6.03 < 2.0x that" in held.stdout
+
+
+def test_tune_with_no_labels_chooses_for_silence_on_the_generic_messages(folder: tuple[Path, Path]) -> None:
+    vault, db = folder
+    out = subprocess.run([str(NOTESDB_EXE), "tune", "--generic", "--notes", str(vault), "--db", str(db), "--json"],
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout)
+    assert rep["cases"] == 510
+    assert rep["chosen"]["rule"].startswith("no labelled hits")
+    assert rep["chosen"]["summary"]["silence_rate"] >= 0.97
+    none = subprocess.run([str(NOTESDB_EXE), "tune", "--notes", str(vault), "--db", str(db)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert none.returncode == 1 and none.stderr.startswith("Error: give a cases file")
