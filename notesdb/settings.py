@@ -47,7 +47,10 @@ class Settings:
     #: at least ``rare_weight`` (a word in few notes and uncommon in English), and the note
     #: covers at least ``rare_coverage`` of the message
     rare_weight: float = 3.5
-    rare_coverage: float = 0.7
+    rare_coverage: float = 0.6
+    # (the sweep preferred 0.7; above 2/3 the route could never speak for a word in a note's
+    # description or headings, whose place weight is 2/3, so a one-word question about a
+    # description word would be silent however rare the word: capped at the grid's 0.6)
     #: every route: the top note must lead the second by at least this ratio (a tie is a
     #: coin toss between notes, and a coin toss is not confidence); a tie within
     #: ``TIE_TOLERANCE`` is silent whatever this is
