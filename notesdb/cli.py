@@ -4,6 +4,7 @@ user can act on (``NotesdbError``) become one ``Error: ...`` line and exit code 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 import sqlite3
 import sys
 from pathlib import Path
@@ -170,11 +171,16 @@ def index(
                 conn.close()
             conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
         total = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+        from notesdb.meter import measure, store
+
+        reading = measure(conn, conf.gate)
+        store(conn, reading)
     except NotesdbError as e:
         fail(str(e))
         return
     if json_out:
         out = {
+            "false_alarm_meter": asdict(reading),
             "db": str(db_path),
             "notes": total,
             "scanned": stats.scanned,
@@ -200,6 +206,21 @@ def index(
     if stats.changed:  # what [index] skip and template detection left out, once per change
         for path in sorted(stats.skipped):
             typer.echo(f"skipped: {path}")
+    typer.echo(_meter_line(reading))
+
+
+def _meter_line(reading: Any) -> str:
+    """One line about the false-alarm meter (``notesdb.meter.Reading``), with a warning above
+    ``meter.WARN_SHARE``."""
+    from notesdb.meter import WARN_SHARE
+
+    line = (
+        f"false-alarm meter: would speak on {reading.spoken} of {reading.messages} generic "
+        f"messages ({reading.share:.1%}, {reading.elapsed_ms:.0f} ms)"
+    )
+    if reading.warn:
+        line += f" - warning: above {WARN_SHARE:.0%}; 'notesdb tune --generic' can choose quieter settings"
+    return line
 
 
 @app.command()
@@ -263,6 +284,7 @@ def check(
     db: DbOpt = None,
     config: ConfigOpt = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show why: terms, candidates, route.")] = False,
+    session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help="Judge as the next message of this logged conversation (its session_id): notes it already named are held back.", show_default=False)] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Print the line notesdb would add for MESSAGE, or say that it stays silent."""
@@ -272,6 +294,10 @@ def check(
         message = sys.stdin.buffer.read().decode("utf-8", "replace")
     o = _open(notes, db, config)
     d = decide(o.conn, message, o.config.gate, str(o.notes.resolve()))
+    if session:
+        from notesdb.conversation import earlier, hold_back
+
+        hold_back(d, earlier(o.conn, session), o.config.gate)
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=False))
         return
@@ -482,13 +508,18 @@ def eval_cmd(
         return
     o = _open(notes, db, config, progress=True)
     summary, _ = evaluate(o.conn, loaded, o.config.gate)
+    from notesdb.meter import stored
+
+    reading = stored(o.conn)
+    summary["false_alarm_meter"] = asdict(reading) if reading else None
     if json_out:
         # the failures first and the headline figures last, where a reader of the tail sees them
-        first = ("failures", "by_kind", "stretch")
+        first = ("failures", "by_kind", "stretch", "false_alarm_meter")
         ordered = {k: summary[k] for k in first} | {k: v for k, v in summary.items() if k not in first}
         typer.echo(json.dumps(ordered, indent=2, ensure_ascii=False))
         return
     _echo(summary_lines(summary))
+    typer.echo(_meter_line(reading) if reading else "false-alarm meter: never measured (run notesdb index)")
 
 
 # --- review and tuning on the user's own messages: replay, label, tune ---------------------
@@ -633,10 +664,11 @@ def label_export(
 
 @app.command("tune")
 def tune_cmd(
-    cases: Annotated[Path, typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (see notesdb eval).")],
+    cases: Annotated[Optional[Path], typer.Argument(metavar="[CASES]", help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
+    generic: Annotated[bool, typer.Option("--generic", help="Add the bundled generic messages as cases that must stay silent (the false-alarm meter); with no CASES, tune for silence alone.")] = False,
     write: Annotated[bool, typer.Option("--write", help="Save the chosen thresholds to the [gate] table of the config file.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE", help="Also draw the distributions and the trade-off to a PNG (needs matplotlib).", show_default=False)] = None,
     json_out: JsonOpt = False,
@@ -651,11 +683,18 @@ def tune_cmd(
 
         if importlib.util.find_spec("matplotlib") is None:
             fail("--plot needs matplotlib: pip install 'notesdb[plot]'")
+    from notesdb.tune import generic_cases
+
+    if cases is None and not generic:
+        fail("give a cases file, or --generic to tune on the generic messages alone")
+        return
     try:
-        loaded = load_cases(cases)
+        loaded = load_cases(cases) if cases is not None else []
     except NotesdbError as e:
         fail(str(e))
         return
+    if generic:
+        loaded += generic_cases()
     o = _open(notes, db, config, progress=True)
     try:
         rep = tune(o.conn, loaded, o.config.gate)

@@ -146,6 +146,7 @@ def diagnose(
             _check_fts(report, conn, repair)
             _check_vocab(report, conn, repair)
             _check_log(report, conn, db_path)
+            _check_meter(report, conn)
         _check_permissions(report, db_path, repair)
         _check_notes(report, notes, skip, conn)
         check_hooks(report)
@@ -153,6 +154,26 @@ def diagnose(
         if conn is not None:
             conn.close()
     return report
+
+
+def _check_meter(report: Report, conn: sqlite3.Connection) -> None:
+    """The false-alarm meter stored at the last ``notesdb index`` (``notesdb.meter``)."""
+    from notesdb.meter import WARN_SHARE, stored
+
+    r = stored(conn)
+    if r is None:
+        report.add("false alarms", WARNING, "never measured: run 'notesdb index'")
+        return
+    detail = (
+        f"would speak on {r.spoken} of {r.messages} generic messages ({r.share:.1%}) "
+        f"with {r.notes} notes"
+    )
+    if r.warn:
+        examples = "; ".join(repr(e) for e in r.examples[:3])
+        report.add("false alarms", WARNING, f"{detail}: above {WARN_SHARE:.0%}, e.g. {examples}; "
+                   "'notesdb tune --generic' can choose quieter settings")
+    else:
+        report.add("false alarms", OK, detail)
 
 
 def _check_database(

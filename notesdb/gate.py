@@ -1,28 +1,27 @@
 """The gate: candidates -> speak (naming up to three notes) or stay silent.
 
-An eager tool is worse than none, so the gate speaks only through one of three routes:
+An eager tool is worse than none, so the gate speaks only when the top note clearly leads: not
+tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and near ties) and at
+least ``min_lead`` times its evidence, unless it is the only candidate. Then it speaks through
+the first of four routes whose thresholds are met (:func:`verdict`):
 
-1. ``strong``: a strong score: enough evidence, from at least two words of the message,
-   covering a fair share of it;
-2. ``lead``: a clear winner, well ahead of the second note;
-3. ``rare``: the top note is *about* a rare word of the message: the word (after correction
-   or prefix expansion) weighs a lot (few notes hold it, and it is not an everyday English
-   word) and sits in the note's title, description or headings, not only in passing in its
-   body; and the note covers at least half of the message.
+1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
+2. ``lead``: well ahead of the second note, with fair evidence and coverage;
+3. ``rare``: the top note is *about* a rare word of the message (title, description or
+   headings), and covers a good share of the message;
+4. ``margin``: the top note holds evidence the second lacks (:func:`margin`: a rare word only
+   it has, even in its body), and covers a good share of the message.
 
-Anything else stays silent, with the reason. A note after the first is named only when it is
-nearly as strong and has a rare word of the message in its title that the notes named before
-it are not about.
+Anything else stays silent, with the reason. A note after the first is named on its own merit:
+evidence that the notes named before it lack, at a coverage near the top note's.
 
 Scores are shares and sums of word weights (see :mod:`notesdb.rank`): a long pasted log does
 not out-score a real match by being long, because coverage divides by what the whole message
 could earn.
 
-Every threshold is a field of :class:`Settings`; the defaults were chosen with ``notesdb tune``
-and a sweep over the dev halves of the shared labelled sets (personal, chat, tech, memory,
-til): they are the setting with the best personal hit rate at precision >= 0.95 and silence
->= 0.95 on personal and >= 0.98 on chat, in the middle of a plateau of equally good
-neighbours. They can be overridden in the ``[gate]`` table of the config file.
+Every threshold is a field of :class:`Settings`, chosen with ``bench/choose.py`` on the tuning
+halves of the labelled sets (see its docstring and README's figures); they can be overridden in
+the ``[gate]`` table of the config file.
 """
 
 from __future__ import annotations
@@ -31,12 +30,12 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from notesdb.settings import Settings
+from notesdb.settings import TIE_TOLERANCE, Settings
 
 if TYPE_CHECKING:
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "lead", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -47,6 +46,7 @@ class Route:
     STRONG: Final = "strong"
     LEAD: Final = "lead"
     RARE: Final = "rare"
+    MARGIN: Final = "margin"
     NO_TERMS: Final = "no-terms"  # nothing searchable in the message
     NO_MATCH: Final = "no-match"  # no note holds a word of the message
     TIE: Final = "tie"  # no note leads the others
@@ -55,10 +55,11 @@ class Route:
     NEW_INDEX: Final = "new-index"  # the hook's index was just created and is not complete yet
     BAD_INPUT: Final = "bad-input"  # the hook's event had no usable prompt
     ERROR: Final = "error"  # the hook failed; the problem is in its fallback log
+    SAID: Final = "said-before"  # every note it would name was named earlier in the conversation
 
 
 #: The routes through which the gate speaks.
-SPOKEN: Final = frozenset({Route.STRONG, Route.LEAD, Route.RARE})
+SPOKEN: Final = frozenset({Route.STRONG, Route.LEAD, Route.RARE, Route.MARGIN})
 
 #: The added line never exceeds this many characters.
 MAX_LINE_CHARS: Final = 600
@@ -80,6 +81,9 @@ class Decision:
     expansions: list[tuple[str, str]] = field(default_factory=list)
     elapsed_ms: float = 0.0
     error: str = ""
+    parts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, path, desc) named
+    folder: str | None = None  # the notes folder the line's paths are under (None: relative)
+
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``--json`` shape of ``notesdb check``)."""
@@ -105,22 +109,111 @@ def lead(top: Candidate, second: Candidate | None) -> float:
     return top.evidence / second.evidence
 
 
+def margin(top: Candidate, others: list[Candidate]) -> float:
+    """Evidence ``top`` holds that none of ``others`` does: the sum over message words of how
+    much more the word earns in ``top`` than in the best of ``others`` (0 when they hold it as
+    strongly). A note alone in holding a rare word of the message has that word's weight as
+    margin, wherever the word sits; notes sharing every word have none.
+
+    :param others: the notes to compare with (the second note; or the notes already named)
+    :returns: evidence units, >= 0
+    """
+    best: dict[str, float] = {}
+    for o in others:
+        for h in o.hits:
+            if h.evidence > best.get(h.token, 0.0):
+                best[h.token] = h.evidence
+    return sum(max(0.0, h.evidence - best.get(h.token, 0.0)) for h in top.hits)
+
+
+def tied(top: Candidate, second: Candidate | None) -> bool:
+    """True when the second note's evidence is within ``TIE_TOLERANCE`` of the top note's: one
+    rule for every tie, exact or near, whichever note the tie-break put first."""
+    return second is not None and second.evidence >= top.evidence * (1.0 - TIE_TOLERANCE)
+
+
 def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
     """Hits in the note's title, description or headings of words heavy enough to be rare."""
     return [h for h in cand.about if h.evidence >= settings.rare_weight]
 
 
+def _words(cand: Candidate, settings: Settings) -> int:
+    return sum(1 for h in cand.hits if h.evidence >= settings.word_evidence)
+
+
+def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]:
+    """The gate's route and the notes it names, without the explanation (``tune`` calls this
+    thousands of times; :func:`judge` adds the reasons).
+
+    Every route needs the top note to lead: not tied with the second (:func:`tied`) and at least
+    ``min_lead`` times its evidence, unless it is the only candidate. Then the first route whose
+    thresholds are met speaks:
+
+    - ``strong``: evidence >= ``strong_evidence`` from >= ``strong_words`` words, coverage >=
+      ``strong_coverage``;
+    - ``lead``: >= ``lead_ratio`` times the second's evidence, evidence >= ``lead_evidence`` from
+      >= ``lead_words`` words, coverage >= ``lead_coverage``;
+    - ``rare``: about a word of weight >= ``rare_weight`` (title, desc or headings), coverage >=
+      ``rare_coverage``;
+    - ``margin``: evidence the second note lacks (:func:`margin`) >= ``margin_evidence``, coverage
+      >= ``margin_coverage``.
+
+    A note after the first is named on its own merit: evidence the notes named before it lack
+    >= ``extra_evidence``, and coverage >= ``extra_share`` times the top note's.
+
+    :returns: ``(route, named notes)``; the notes are empty when the route is a silence reason
+    """
+    cands = ranking.candidates
+    if ranking.possible <= 0:
+        return Route.NO_TERMS, []
+    if not cands:
+        return Route.NO_MATCH, []
+    top = cands[0]
+    second = cands[1] if len(cands) > 1 else None
+    if tied(top, second):
+        return Route.TIE, []
+    ahead = lead(top, second)
+    if ahead < settings.min_lead:
+        return Route.TIE, []
+    s = settings
+    words = _words(top, s)
+    if top.evidence >= s.strong_evidence and words >= s.strong_words and top.coverage >= s.strong_coverage:
+        route = Route.STRONG
+    elif (
+        ahead >= s.lead_ratio
+        and words >= s.lead_words
+        and top.evidence >= s.lead_evidence
+        and top.coverage >= s.lead_coverage
+    ):
+        route = Route.LEAD
+    elif top.coverage >= s.rare_coverage and _rare_about(top, s):
+        route = Route.RARE
+    elif top.coverage >= s.margin_coverage and margin(top, [second] if second else []) >= s.margin_evidence:
+        route = Route.MARGIN
+    else:
+        return Route.WEAK, []
+    named = [top]
+    for c in cands[1:]:
+        if len(named) >= MAX_NOTES:
+            break
+        if c.coverage < s.extra_share * top.coverage:
+            continue
+        if margin(c, named) >= s.extra_evidence:
+            named.append(c)
+    return route, named
+
+
 def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> Decision:
-    """Decide whether to speak about a ranking (``notesdb.rank.Ranking``).
+    """Decide whether to speak about a ranking (``notesdb.rank.Ranking``), with the reasons.
 
     :param ranking: candidates best first, with evidence and coverage
     :param settings: thresholds
     :param folder: the notes folder's absolute path, to name each note by a path the
         assistant can open (see :func:`format_line`); None: paths relative to the folder
-    :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead`` or ``rare`` when it
-        speaks, and otherwise the reason for silence: ``no-terms`` (nothing searchable),
-        ``no-match`` (no note holds a word of the message), ``tie`` (no note leads the
-        others), ``weak`` (no route's thresholds are met)
+    :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead``, ``rare`` or
+        ``margin`` when it speaks (see :func:`verdict`), and otherwise the reason for silence:
+        ``no-terms`` (nothing searchable), ``no-match`` (no note holds a word of the message),
+        ``tie`` (no note clearly leads the others), ``weak`` (no route's thresholds are met)
     """
     cands = ranking.candidates
     d = Decision(spoken=False)
@@ -136,74 +229,67 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         }
         for c in cands[:5]
     ]
-    if ranking.possible <= 0:
-        d.route = Route.NO_TERMS
+    route, named = verdict(ranking, settings)
+    d.route = route
+    s = settings
+    if route == Route.NO_TERMS:
         d.reasons.append("nothing searchable in the message")
         return d
-    if not cands:
-        d.route = Route.NO_MATCH
+    if route == Route.NO_MATCH:
         d.reasons.append("no note holds any word of the message")
         return d
     top = cands[0]
     second = cands[1] if len(cands) > 1 else None
     ahead = lead(top, second)
-    rare = _rare_about(top, settings)
-    words = sum(1 for h in top.hits if h.evidence >= settings.word_evidence)
+    gap = margin(top, [second] if second else [])
     d.reasons.append(
-        f"top {top.path}: evidence {top.evidence:.2f} from {words} word(s), "
-        f"coverage {top.coverage:.2f}, lead {ahead:.2f}x over the second"
+        f"top {top.path}: evidence {top.evidence:.2f} from {_words(top, s)} word(s), "
+        f"coverage {top.coverage:.2f}, lead {ahead:.2f}x over the second, "
+        f"margin {gap:.2f} (evidence the second lacks)"
     )
+    rare = _rare_about(top, s)
     if rare:
         d.reasons.append(
             "about rare words: "
             + ", ".join(f"{h.word} (df {h.doc_freq}, weight {h.evidence:.2f}, in {h.place})" for h in rare)
         )
-    if ahead < settings.min_lead:
-        d.route = Route.TIE
-        d.reasons.append(f"no clear winner: lead {ahead:.2f} < {settings.min_lead}")
+    if route == Route.TIE:
+        if tied(top, second):
+            d.reasons.append(
+                f"no clear winner: {second.path if second else ''} is within {TIE_TOLERANCE:.0%} of the top note"
+            )
+        else:
+            d.reasons.append(f"no clear winner: lead {ahead:.2f} < {s.min_lead}")
         return d
-    if (
-        top.evidence >= settings.strong_evidence
-        and words >= settings.strong_words
-        and top.coverage >= settings.strong_coverage
-    ):
-        d.route = Route.STRONG
-    elif (
-        ahead >= settings.lead_ratio
-        and words >= settings.lead_words
-        and top.evidence >= settings.lead_evidence
-        and top.coverage >= settings.lead_coverage
-    ):
-        d.route = Route.LEAD
-    elif rare and top.coverage >= settings.rare_coverage:
-        d.route = Route.RARE
-    else:
-        d.route = Route.WEAK
+    if route == Route.WEAK:
         d.reasons.append(
-            f"no route: strong needs evidence {settings.strong_evidence} from "
-            f"{settings.strong_words} words at coverage {settings.strong_coverage}; "
-            f"lead needs {settings.lead_ratio}x at evidence {settings.lead_evidence} and "
-            f"coverage {settings.lead_coverage}; rare needs a word of weight "
-            f"{settings.rare_weight} in the title, desc or headings at coverage {settings.rare_coverage}"
+            f"no route: strong needs evidence {s.strong_evidence} from {s.strong_words} words at "
+            f"coverage {s.strong_coverage}; lead needs {s.lead_ratio}x at evidence {s.lead_evidence} "
+            f"and coverage {s.lead_coverage}; rare needs a word of weight {s.rare_weight} in the "
+            f"title, desc or headings at coverage {s.rare_coverage}; margin needs {s.margin_evidence} "
+            f"evidence the second lacks at coverage {s.margin_coverage}"
         )
         return d
-    named = [top]
-    covered = {h.token for h in top.about}
-    for c in cands[1:]:
-        if len(named) >= MAX_NOTES:
-            break
-        if c.coverage < settings.extra_share * top.coverage:
-            continue
-        new = [
-            h for h in _rare_about(c, settings) if h.token not in covered and h.place == "title"
-        ]
-        if new:
-            named.append(c)
-            covered |= {h.token for h in c.about}
-            d.reasons.append(f"also {c.path}: about {', '.join(h.word for h in new)}")
+    why = {
+        Route.STRONG: f"strong: evidence {top.evidence:.2f} >= {s.strong_evidence}, coverage "
+        f"{top.coverage:.2f} >= {s.strong_coverage}",
+        Route.LEAD: f"lead: {ahead:.2f}x >= {s.lead_ratio}x the second, evidence {top.evidence:.2f} "
+        f">= {s.lead_evidence}, coverage {top.coverage:.2f} >= {s.lead_coverage}",
+        Route.RARE: f"rare: about {', '.join(h.word for h in rare)}, coverage {top.coverage:.2f} "
+        f">= {s.rare_coverage}",
+        Route.MARGIN: f"margin: holds {gap:.2f} >= {s.margin_evidence} evidence the second lacks, "
+        f"coverage {top.coverage:.2f} >= {s.margin_coverage}",
+    }[route]
+    d.reasons.append("spoke by " + why)
+    for c in named[1:]:
+        d.reasons.append(
+            f"also {c.path}: {margin(c, named[: named.index(c)]):.2f} evidence the notes before it lack"
+        )
     d.spoken = True
     d.notes = [c.path for c in named]
-    d.line = format_line([(c.title, c.path, c.desc) for c in named], folder=folder)
+    d.parts = [(c.title, c.path, c.desc) for c in named]
+    d.folder = folder
+    d.line = format_line(d.parts, folder=folder)
     return d
 
 

@@ -220,6 +220,11 @@ def run(raw: bytes, argv: list[str]) -> str:
                 if decision.spoken and gone:  # deleted or moved since the index last saw it
                     decision = Decision(spoken=False, route="note-missing")
                     errors.append(f"named notes no longer on disk: {', '.join(gone[:MAX_LOGGED_PROBLEMS])}")
+                session_id = _text(event.get("session_id"), 200)
+                if decision.spoken and session_id:
+                    from notesdb.conversation import earlier, hold_back
+
+                    hold_back(decision, earlier(conn, session_id), config.gate)
             decision.error = "; ".join(errors)
         else:
             decision.route = Route.BAD_INPUT

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Iterable
 
 from notesdb.query import Alternative, Query, Term, idf, match_expression
-from notesdb.settings import Settings
+from notesdb.settings import TIE_TOLERANCE, Settings
 
 __all__ = ["Hit", "Candidate", "Ranking", "rank", "search_sql", "place_weights"]
 
@@ -38,8 +38,6 @@ MAX_CANDIDATES: Final = 20
 #: Words held by at most this many notes are looked up in one FTS5 pass over all their notes;
 #: commoner words are looked up candidate by candidate (``rowid IN``). Only speed depends on it.
 SCAN_ALL_DOC_FREQ: Final = 200
-#: Candidates whose evidence is within this share of the top note's count as tied with it.
-TIE_TOLERANCE: Final = 0.01
 
 _SEARCH_SQL: Final = """SELECT notes.id, notes.path, notes.title, notes.desc, notes_fts.rank
 FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid

@@ -37,6 +37,8 @@ __all__ = [
     "sweep_ranked",
     "pareto_front",
     "choose",
+    "choose_silent",
+    "generic_cases",
     "rates",
     "features",
     "QUANTILES",
@@ -288,6 +290,37 @@ def choose(
     return s, summ, rule
 
 
+def choose_silent(
+    results: list[tuple[Settings, dict[str, Any]]], base: Settings | None = None
+) -> tuple[Settings, dict[str, Any], str]:
+    """Pick a setting with no covered case to go by (only the generic messages of
+    ``notesdb.meter``, or only uncovered cases): the one nearest ``base`` whose silence rate is
+    at least ``1 - meter.WARN_SHARE``; when none is, the most silent (then nearest).
+
+    :returns: ``(settings, summary, the rule that picked it)``
+    :raises ValueError: ``results`` is empty
+    """
+    from notesdb.meter import WARN_SHARE
+
+    if not results:
+        raise ValueError("no settings to choose from")
+    base = base or Settings()
+    floor = 1.0 - WARN_SHARE
+    ok = [r for r in results if rates(r[1])[2] >= floor]
+    if ok:
+        s, summ = min(ok, key=lambda r: _distance(r[0], base))
+        return s, summ, f"no labelled hits: the setting nearest the current one with silence rate >= {floor:g}"
+    s, summ = max(results, key=lambda r: (rates(r[1])[2], -_distance(r[0], base)))
+    return s, summ, f"no labelled hits and no setting reaches silence rate {floor:g}: the most silent"
+
+
+def generic_cases() -> list[Case]:
+    """The bundled generic messages (``notesdb.meter``) as uncovered cases of kind ``generic``."""
+    from notesdb.meter import generic_messages
+
+    return [Case("generic-" + m["id"], m["text"], (), "generic") for m in generic_messages()]
+
+
 def features(ranked: list[Ranked]) -> dict[str, Any]:
     """The top candidate's coverage, evidence and lead over the second (evidence ratio; inf
     with no second), for real matches (covered cases whose top candidate is expected) and
@@ -427,7 +460,10 @@ def tune(
     current = next((summ for s, summ in results if s == base), None)
     if current is None:
         current = score([judge_case(r, base) for r in ranked])
-    chosen, chosen_summary, rule = choose(results, base)
+    if all(not c.covered for c in cases):
+        chosen, chosen_summary, rule = choose_silent(results, base)
+    else:
+        chosen, chosen_summary, rule = choose(results, base)
     return TuneReport(
         base=base,
         cases=len(cases),

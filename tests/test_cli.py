@@ -91,7 +91,8 @@ def test_index_prints_counts_and_one_line_per_problem(vault: Path, db_path: Path
         (vault / rel).write_bytes(data)
     r = invoke("index", "--notes", str(vault), "--db", str(db_path))
     assert r.exit_code == 0, r.stderr
-    head, *rest = r.stdout.splitlines()
+    head, *rest, meter = r.stdout.splitlines()
+    assert re.fullmatch(r"false-alarm meter: would speak on \d+ of \d+ generic messages \(\d+\.\d%, \d+ ms\).*", meter)
     m = re.fullmatch(r"(\d+) notes in (.+): (\d+) added, 0 changed, 0 renamed, 0 removed \(\d+ ms\)", head)
     assert m, head
     assert m.group(1) == m.group(3) == str(296 + len(BAD))
@@ -105,7 +106,8 @@ def test_index_prints_counts_and_one_line_per_problem(vault: Path, db_path: Path
     # nothing changed since: nothing added, nothing parsed, nothing reported
     r = invoke("index", "--notes", str(vault), "--db", str(db_path))
     assert re.fullmatch(
-        rf"{296 + len(BAD)} notes in .+: 0 added, 0 changed, 0 renamed, 0 removed \(\d+ ms\)\n", r.stdout
+        rf"{296 + len(BAD)} notes in .+: 0 added, 0 changed, 0 renamed, 0 removed \(\d+ ms\)\n"
+        r"false-alarm meter: .*\n", r.stdout
     )
 
 

@@ -145,8 +145,8 @@ def test_a_moved_notes_folder_makes_the_hook_silent(indexed: tuple[Path, Path]) 
     row = decision_rows(db)[-1]
     assert row["route"] == "notes-missing" and row["spoken"] == 0
     assert f"notes folder not found: {vault}" in row["error"] and "--notes NEW_FOLDER" in row["error"]
-    vault.with_name("vault-moved").rename(vault)  # back: it speaks again
-    _, out = hook(vault, db, dict(EVENTS["claude"], prompt=COVERED))
+    vault.with_name("vault-moved").rename(vault)  # back: it speaks again (in a new conversation,
+    _, out = hook(vault, db, dict(EVENTS["claude"], prompt=COVERED, session_id="s-after-move"))  # once is enough in one)
     assert out is not None
 
 

@@ -68,8 +68,8 @@ def contract(stdout: bytes) -> str | None:
     return line
 
 
-def event(prompt: Any, *, ascii_json: bool = True) -> bytes:
-    data = {"session_id": "s-1", "cwd": "/tmp", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+def event(prompt: Any, *, ascii_json: bool = True, session: str = "s-1") -> bytes:
+    data = {"session_id": session, "cwd": "/tmp", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
     return json.dumps(data, ensure_ascii=ascii_json).encode("utf-8", "surrogatepass")
 
 
@@ -528,9 +528,10 @@ def test_a_huge_first_index_never_makes_one_call_slow(tmp_path: Path, db_path: P
             f"---\ntitle: Note {i}\ndescription: about widget{i}\n---\n# Note {i}\n\n{body}\n"
         )
     times, lines = [], []
-    for _ in range(25):
+    for i in range(25):
         t0 = time.perf_counter()
-        lines.append(hook(notes, db_path, event("widget2999 note"))[1])
+        # a new conversation each time: within one, a note is named once (notesdb.conversation)
+        lines.append(hook(notes, db_path, event("widget2999 note", session=f"s-{i}"))[1])
         times.append(time.perf_counter() - t0)
         if sqlite3.connect(db_path).execute("SELECT count(*) FROM notes").fetchone()[0] == 3000 and lines[-1]:
             break

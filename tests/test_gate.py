@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from notesdb.gate import MAX_LINE_CHARS, Settings, format_line, judge
 from notesdb.rank import Candidate, Hit, Ranking
 
-S = Settings()
+#: The thresholds these hand-built rankings were written for (fixed here, so that the tests
+#: check the routes' logic, not the current defaults)
+S = Settings(strong_evidence=5.0, strong_coverage=0.15, lead_ratio=1.25, lead_evidence=4.0, rare_weight=2.5,
+             rare_coverage=0.5, min_lead=1.0, extra_share=0.85, extra_evidence=2.5)
 
 
 def hit(word: str, evidence: float, place: str = "body", how: str = "exact") -> Hit:
@@ -58,23 +63,54 @@ def test_routes(r: Ranking, route: str) -> None:
         assert d.notes == [] and d.line == ""
 
 
-def test_a_tie_can_be_made_to_stay_silent() -> None:
-    r = ranking(10, cand("a.md", [hit("x", 4, "title"), hit("y", 3)], 10), cand("b.md", [hit("x", 4, "title"), hit("y", 3)], 10))
-    assert judge(r, S).route == "strong"  # default min_lead 1.0: ties may speak
-    d = judge(r, Settings(min_lead=1.1))
+def test_every_tie_within_the_tolerance_stays_silent() -> None:
+    """An exact tie and a near tie get the same rule: silence, whichever note the tie-break put first."""
+    a = [hit("x", 4, "title"), hit("y", 3)]
+    exact = ranking(10, cand("a.md", a, 10), cand("b.md", [hit("x", 4, "title"), hit("y", 3)], 10))
+    near = ranking(10, cand("a.md", a, 10), cand("b.md", [hit("x", 4, "title"), hit("y", 2.95)], 10))
+    # the tie-break may put the slightly weaker note first
+    flipped = ranking(10, cand("b.md", [hit("x", 4, "title"), hit("y", 2.95)], 10), cand("a.md", a, 10))
+    for r in (exact, near, flipped):
+        d = judge(r, S)
+        assert (d.spoken, d.route) == (False, "tie")
+        assert "within 1%" in d.reasons[-1]
+    # just outside the tolerance, the strong route may speak
+    apart = ranking(10, cand("a.md", a, 10), cand("b.md", [hit("x", 4, "title"), hit("y", 2.8)], 10))
+    assert judge(apart, S).route == "strong"
+    d = judge(apart, replace(S, min_lead=1.1))
+    assert (d.spoken, d.route) == (False, "tie") and "lead 1.03 < 1.1" in d.reasons[-1]
+
+
+def test_one_rare_title_word_shared_by_three_notes_does_not_decide() -> None:
+    """'capital of norway' with three Norway notes at the same evidence: silent, not a coin toss."""
+    notes = [cand(p, [hit("norway", 3.5, "title")], 4.4) for p in ("festivals.md", "roadtrip.md", "knitting.md")]
+    d = judge(ranking(4.4, *notes), S)
     assert (d.spoken, d.route) == (False, "tie")
 
 
-def test_extra_note_needs_its_own_title_word_and_near_top_coverage() -> None:
+def test_margin_route_speaks_for_a_rare_word_only_in_one_body() -> None:
+    """'biochar amounts': one note holds biochar in its body; the second holds only 'amounts'."""
+    top = cand("garden.md", [hit("biochar", 2.4), hit("amounts", 0.25)], 3.0)
+    second = cand("recipes.md", [hit("amounts", 0.66, "title")], 3.0)
+    r = ranking(3.0, top, second)
+    s = replace(S, margin_evidence=2.0, margin_coverage=0.5)
+    d = judge(r, s)
+    assert (d.spoken, d.route, d.notes) == (True, "margin", ["garden.md"])
+    assert any("evidence the second lacks" in x for x in d.reasons)
+    assert judge(r, replace(S, margin_evidence=2.5, margin_coverage=0.5)).route == "weak"
+
+
+def test_extra_note_is_named_on_its_own_merit() -> None:
     top = cand("a.md", [hit("ddc", 4, "title"), hit("monswitch", 4, "title")], 10)
-    # b is nearly as strong (coverage 0.75 of 0.8 >= 0.85 x) and has "ddcutil" in its title
+    # b is nearly as strong (coverage 0.75 of 0.8 >= 0.85 x) and holds 3 units a.md lacks
     b = cand("b.md", [hit("ddc", 3), hit("ddcutil", 3, "title"), hit("z", 1.5)], 10)
-    # c has a title word too, but covers only half as much
+    # c holds words a.md lacks too, but covers only half as much
     c = cand("c.md", [hit("thing", 4, "title")], 10)
     d = judge(ranking(10, top, b, c), S)
     assert d.notes == ["a.md", "b.md"]
-    # the same second note without a title word of its own is not named
-    b2 = cand("b.md", [hit("ddc", 4, "title"), hit("z", 3.5)], 10)
+    assert d.reasons[-1].startswith("also b.md: 4.50 evidence")
+    # the same second note holding nothing the first lacks is not named
+    b2 = cand("b.md", [hit("ddc", 4, "title"), hit("monswitch", 3.5)], 10)
     assert judge(ranking(10, top, b2), S).notes == ["a.md"]
 
 

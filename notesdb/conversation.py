@@ -1,0 +1,87 @@
+"""Say it once per conversation: a note already named in a session is not named again unless the
+message is about it much more strongly.
+
+The assistant keeps every earlier turn of a conversation, so a line naming a note stays in its
+context until the session ends; naming the same note on the next messages is noise. The hook
+logs each decision with its ``session_id`` (``notesdb.log``); before it answers, the notes named
+earlier in the same session, and the evidence each was named with, are read back
+(:func:`earlier`), and :func:`hold_back` drops a note whose evidence now is less than
+``Settings.repeat_ratio`` times its evidence then. When every note would be dropped, the
+decision turns silent with route ``said-before``.
+
+Standard library only: it runs on the hook path.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timedelta, timezone
+from typing import Final
+
+from notesdb.gate import Decision, Route, format_line
+from notesdb.settings import Settings
+
+__all__ = ["SESSION_HOURS", "earlier", "hold_back"]
+
+#: Decisions older than this are not read back: a Claude Code session is one sitting, and the
+#: bound lets the query use the ``decisions_time`` index however long the log grows.
+SESSION_HOURS: Final = 24
+
+
+def earlier(conn: sqlite3.Connection, session_id: str, hours: float = SESSION_HOURS) -> dict[str, float]:
+    """Notes named in the session ``session_id`` within the last ``hours``, with the highest
+    evidence each was named with (0.0 when it was named but its evidence was not logged).
+
+    :returns: ``{note path: evidence}``; empty for an empty ``session_id``
+    """
+    if not session_id:
+        return {}
+    since = (datetime.now(timezone.utc) - timedelta(hours=hours)).isoformat(timespec="milliseconds")
+    named: dict[str, float] = {}
+    rows = conn.execute(
+        "SELECT notes, top_scores FROM decisions WHERE time >= ? AND session_id = ? AND spoken = 1",
+        (since, session_id),
+    )
+    for notes_json, scores_json in rows:
+        try:
+            notes = json.loads(notes_json or "[]")
+            scores = {s["path"]: float(s["evidence"]) for s in json.loads(scores_json or "[]")}
+        except (ValueError, TypeError, KeyError):
+            continue
+        for path in notes:
+            if isinstance(path, str):
+                named[path] = max(named.get(path, 0.0), scores.get(path, 0.0))
+    return named
+
+
+def hold_back(decision: Decision, before: dict[str, float], settings: Settings) -> Decision:
+    """Drop from a spoken ``decision`` the notes named earlier in the conversation (``before``,
+    from :func:`earlier`) whose evidence now is below ``settings.repeat_ratio`` times their
+    evidence then. Changes and returns ``decision``; its reasons say what was held back.
+    """
+    if not decision.spoken or not before:
+        return decision
+    now = {s["path"]: float(s["evidence"]) for s in decision.top_scores}
+    keep, held = [], []
+    for path in decision.notes:
+        if path in before and now.get(path, 0.0) < settings.repeat_ratio * before[path]:
+            held.append(path)
+            decision.reasons.append(
+                f"held back {path}: named earlier in this conversation (evidence "
+                f"{before[path]:.2f}); now {now.get(path, 0.0):.2f} < {settings.repeat_ratio}x that"
+            )
+        else:
+            keep.append(path)
+    if not held:
+        return decision
+    if not keep:
+        decision.spoken = False
+        decision.notes = []
+        decision.line = ""
+        decision.route = Route.SAID
+        return decision
+    parts = {p: (t, p, d) for t, p, d in decision.parts}
+    decision.notes = keep
+    decision.line = format_line([parts[p] for p in keep], folder=decision.folder)
+    return decision

@@ -1,0 +1,91 @@
+"""Say it once per conversation: the real hook process, one session, several messages on one topic."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import NOTESDB_EXE, decision_rows
+
+pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+
+NOTES = {
+    "beehives.md": "---\ntitle: Beehives\ndescription: Two hives at the bottom of the garden, inspections "
+    "and varroa treatment\n---\n# Beehives\n\n## Inspections\nWeekly from April. Count frames of brood, "
+    "look for queen cells.\n\n## Varroa\nOxalic acid in December; apivar strips in August.\n",
+    "hens.md": "# Hens\nThree hens: Mabel, Dot and Brigid. Layers pellets, grit, the coop is cleaned on Sundays.\n",
+    "car.md": "# Car insurance\nRenews in March. Policy with a broker, no-claims bonus five years.\n",
+    "pond.md": "# Pond\nFrogspawn usually in February. Pump cleaned in spring.\n",
+}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> tuple[Path, Path]:
+    vault = tmp_path / "notes"
+    vault.mkdir()
+    for name, text in NOTES.items():
+        (vault / name).write_text(text, encoding="utf-8")
+    db = tmp_path / "notes.db"
+    subprocess.run([str(NOTESDB_EXE), "index", "--notes", str(vault), "--db", str(db)], check=True,
+                   capture_output=True, timeout=60)  # fmt: skip
+    return vault, db
+
+
+def say(folder: tuple[Path, Path], prompt: str, session: str) -> str | None:
+    """One message through the hook process; the line it added, or None when silent."""
+    vault, db = folder
+    event = {"session_id": session, "cwd": "/tmp", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    proc = subprocess.run([str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+                          input=json.dumps(event).encode(), capture_output=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0 and proc.stderr == b""
+    if not proc.stdout:
+        return None
+    return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_note_is_named_once_per_conversation(folder: tuple[Path, Path]) -> None:
+    first = say(folder, "when did we treat the beehives for varroa", "s-1")
+    assert first is not None and "/beehives.md)" in first
+    # the next messages of the same conversation are about the same note: it is in context already
+    assert say(folder, "how many frames of brood at the last hive inspection", "s-1") is None
+    assert say(folder, "any queen cells in the beehives at the inspection", "s-1") is None
+    rows = decision_rows(folder[1])
+    assert [r["route"] for r in rows[-2:]] == ["said-before", "said-before"]
+    assert all(r["spoken"] == 0 and json.loads(r["notes"]) == [] for r in rows[-2:])
+    # another note in the same conversation is named as usual
+    hens = say(folder, "is mabel laying again, and did brigid and dot go off their layers pellets", "s-1")
+    assert hens is not None and "/hens.md)" in hens
+    # a message far more about the note (over twice the evidence it was named with) names it again
+    again = say(folder, "beehives varroa oxalic acid apivar strips inspections queen cells brood frames", "s-1")
+    assert again is not None and "/beehives.md)" in again
+    # another conversation starts afresh
+    other = say(folder, "when did we treat the beehives for varroa", "s-2")
+    assert other == first
+
+
+def test_check_explains_a_note_held_back(folder: tuple[Path, Path]) -> None:
+    vault, db = folder
+    assert say(folder, "when did we treat the beehives for varroa", "s-9") is not None
+    args = [str(NOTESDB_EXE), "check", "how many frames of brood at the last hive inspection", "--notes", str(vault), "--db", str(db)]
+    alone = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert alone.stdout.startswith("Notes that may cover this:")  # without a session it speaks
+    held = subprocess.run(args + ["--session", "s-9", "--explain"], capture_output=True, text=True, timeout=60)
+    assert held.returncode == 0
+    assert held.stdout.startswith("(silent: said-before)")
+    assert "held back beehives.md: named earlier in this conversation (evidence 6.87); now 7.43 < 2.0x that" in held.stdout
+
+
+def test_tune_with_no_labels_chooses_for_silence_on_the_generic_messages(folder: tuple[Path, Path]) -> None:
+    vault, db = folder
+    out = subprocess.run([str(NOTESDB_EXE), "tune", "--generic", "--notes", str(vault), "--db", str(db), "--json"],
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout)
+    assert rep["cases"] == 510
+    assert rep["chosen"]["rule"].startswith("no labelled hits")
+    assert rep["chosen"]["summary"]["silence_rate"] >= 0.97
+    none = subprocess.run([str(NOTESDB_EXE), "tune", "--notes", str(vault), "--db", str(db)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert none.returncode == 1 and none.stderr.startswith("Error: give a cases file")
