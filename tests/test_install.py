@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import NOTESDB_EXE
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE
 from typer.testing import CliRunner
 
 from notesdb.cli import app
 
-pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
 OTHER_HANDLER = {"type": "command", "command": "/usr/local/bin/audit-prompt", "timeout": 5}
 EXISTING: dict[str, Any] = {
@@ -160,12 +159,12 @@ def test_installed_command_runs_with_spaces_in_paths(
     # run it as Claude Code does in exec form: command and args, no shell
     event = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit",
              "transcript_path": "/tmp/t.jsonl", "permission_mode": "default",
-             "prompt": "monswitch is playing up again"}  # fmt: skip
+             "prompt": COVERED_MESSAGE}  # fmt: skip
     out = subprocess.run(
         [entry["command"], *entry["args"]], input=json.dumps(event), capture_output=True, text=True, timeout=60
     )
     assert out.returncode == 0
-    assert "projects/monswitch.md" in json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert COVERED_NOTE in json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 def test_project_scope_writes_under_cwd(notes: Path, tmp_path: Path, isolated_home: Path) -> None:

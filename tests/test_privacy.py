@@ -13,15 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE
 from test_faults import event, hook, rows
 
 from notesdb.db import open_db
 from notesdb.sync import sync
 
-pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
-SECRET = "my passphrase is quixotic-marmalade-7731 and monswitch is playing up again"
+SECRET = "my passphrase is quixotic-marmalade-7731 and the worcester boiler shows EA229 again"
 NEEDLE = b"quixotic-marmalade-7731"
 
 
@@ -97,9 +96,9 @@ def test_log_purge_deletes_every_prompt_byte(indexed: tuple[Path, Path]) -> None
 
 def test_log_purge_before_a_date(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    hook(vault, db, event("old message about monswitch"))
-    hook(vault, db, event("older message about monswitch"))
-    hook(vault, db, event("new message about monswitch"))
+    hook(vault, db, event("old message about the worcester boiler"))
+    hook(vault, db, event("older message about the worcester boiler"))
+    hook(vault, db, event("new message about the worcester boiler"))
     conn = sqlite3.connect(db)
     ids = [r["id"] for r in rows(db)]
     conn.execute("UPDATE decisions SET time = '2024-03-01T10:00:00.000+00:00' WHERE id = ?", (ids[0],))
@@ -109,10 +108,10 @@ def test_log_purge_before_a_date(indexed: tuple[Path, Path]) -> None:
     base = [str(NOTESDB_EXE), "log", "--purge", "--notes", str(vault), "--db", str(db)]
     proc = subprocess.run([*base, "--before", "2025-01-01"], capture_output=True, text=True)
     assert proc.stdout == "deleted 1 logged decision\n", proc.stderr
-    assert [r["prompt"] for r in rows(db)] == ["older message about monswitch", "new message about monswitch"]
+    assert [r["prompt"] for r in rows(db)] == ["older message about the worcester boiler", "new message about the worcester boiler"]
     proc = subprocess.run([*base, "--before", "2025-07-01T00:00:00+00:00"], capture_output=True, text=True)
     assert proc.stdout == "deleted 1 logged decision\n", proc.stderr
-    assert [r["prompt"] for r in rows(db)] == ["new message about monswitch"]
+    assert [r["prompt"] for r in rows(db)] == ["new message about the worcester boiler"]
     assert b"old message about" not in raw_bytes(db)
 
 
@@ -122,18 +121,18 @@ def test_log_purge_before_a_date(indexed: tuple[Path, Path]) -> None:
 def check_not_stored(vault: Path, db: Path, *extra: str, env: dict[str, str] | None = None) -> None:
     before = len(rows(db))
     outs = []
-    for prompt in (SECRET, "monswitch is playing up again"):
+    for prompt in (SECRET, COVERED_MESSAGE):
         proc = subprocess.run(
             [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db), *extra],
             input=event(prompt), capture_output=True, env=env, timeout=60,
         )  # fmt: skip
         assert proc.returncode == 0 and proc.stderr == b""
         outs.append(proc.stdout)
-    assert b"projects/monswitch.md" in outs[1]  # it still answers
+    assert COVERED_NOTE.encode() in outs[1]  # it still answers
     after = rows(db)
     assert len(after) == before + 2  # and still logs each decision, without the prompt
     assert [r["prompt"] for r in after[-2:]] == [None, None]
-    assert after[-2]["route"] and json.loads(after[-1]["notes"])[0] == "projects/monswitch.md"
+    assert after[-2]["route"] and json.loads(after[-1]["notes"])[0] == COVERED_NOTE
     assert NEEDLE not in raw_bytes(db)
 
 
@@ -198,11 +197,11 @@ def test_the_hook_opens_no_socket(vault: Path, tmp_path: Path, monkeypatch: pyte
     db = tmp_path / "data" / "notes.db"
     args = ["--notes", str(vault), "--db", str(db)]
     try:
-        outs = [hook_module.run(event("monswitch is playing up again"), args) for _ in range(6)]
+        outs = [hook_module.run(event(COVERED_MESSAGE), args) for _ in range(6)]
         outs.append(hook_module.run(event(SECRET), args))
         outs.append(hook_module.run(b"{broken", args))
     finally:
         watching[0] = False
     assert attempts == [] and audited == []
-    assert any("projects/monswitch.md" in o for o in outs)  # the whole path ran: create, index, speak
+    assert any(COVERED_NOTE in o for o in outs)  # the whole path ran: create, index, speak
     assert len(rows(db)) == 8

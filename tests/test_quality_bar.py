@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE, SHARED, copy_vault
+from conftest import NOTESDB_EXE, PERSONAL_VAULT, copy_vault
 
 
 def run_eval(cases: Path, vault: Path, db: Path) -> dict:
@@ -28,11 +28,11 @@ def run_eval(cases: Path, vault: Path, db: Path) -> dict:
     return json.loads(out.stdout)
 
 
-def test_personal_set_meets_the_bar(tmp_path: Path, indexed_template: Path) -> None:
-    vault = copy_vault(tmp_path / "vault")
+def test_personal_set_meets_the_bar(tmp_path: Path, shared: Path, personal_template: Path) -> None:
+    vault = copy_vault(tmp_path / "vault", PERSONAL_VAULT)
     db = tmp_path / "eval.db"
-    shutil.copy(indexed_template, db)
-    s = run_eval(SHARED / "fixtures" / "personal" / "cases.jsonl", vault, db)
+    shutil.copy(personal_template, db)
+    s = run_eval(shared / "fixtures" / "personal" / "cases.jsonl", vault, db)
     assert s["cases"] == 83 and s["covered"] == 45 and s["uncovered"] == 38
     assert s["stretch"]["cases"] == 6
     assert s["precision"] >= 0.95, s["failures"]
@@ -40,10 +40,9 @@ def test_personal_set_meets_the_bar(tmp_path: Path, indexed_template: Path) -> N
     assert s["silence_rate"] >= 0.95, s["failures"]
 
 
-def test_chat_set_stays_silent(tmp_path: Path) -> None:
-    script = SHARED / "eval" / "make_sets.py"
-    if not script.exists():
-        pytest.skip("shared/eval/make_sets.py not found")
+def test_chat_set_stays_silent(tmp_path: Path, shared: Path) -> None:
+    script = shared / "eval" / "make_sets.py"
+    assert script.exists(), f"{script} is missing from the shared folder"
     out = tmp_path / "sets"
     subprocess.run([sys.executable, str(script), str(out), "--sets", "chat"], check=True,
                    capture_output=True, timeout=300)  # fmt: skip
