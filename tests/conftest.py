@@ -70,6 +70,17 @@ def copy_vault(target: Path, source: Path = CONTRACT_VAULT) -> Path:
 
 #: Why the quality bars are not measured: the one skip reason of a clone without ../shared.
 SHARED_MISSING = f"the shared labelled sets are not at {SHARED}: quality bars on them not measured"
+_SHARED_LINE = sys._getframe().f_lineno
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Every quality bar skipped for want of ../shared is reported at one place, so that the
+    summary says it in one line."""
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.skipped and isinstance(rep.longrepr, tuple) and rep.longrepr[2].endswith(SHARED_MISSING):
+        rep.longrepr = (__file__, _SHARED_LINE, rep.longrepr[2])
 
 
 @pytest.fixture(scope="session")
@@ -79,6 +90,7 @@ def shared() -> Path:
     if not PERSONAL_VAULT.is_dir():
         pytest.skip(SHARED_MISSING)
     return SHARED
+
 
 
 @pytest.fixture(scope="session")
