@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from notesdb.errors import DatabaseDamaged, NotesdbError, SchemaTooNew
-from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, open_db, transaction
+from notesdb.errors import DatabaseDamaged, NotesdbError, NotOurDatabase, SchemaTooNew
+from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, check_ours, open_db, sqlite_uri, transaction
 from notesdb.sync import DEFAULT_SKIP, SyncStats, rebuild_index, sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
@@ -47,6 +47,8 @@ class Report:
     db: str
     notes: str
     checks: list[Check] = field(default_factory=list)
+    #: the database file is another application's: nothing about it is changed
+    foreign: bool = False
 
     @property
     def healthy(self) -> bool:
@@ -88,7 +90,7 @@ def _size(n: int) -> str:
 
 def _connect(db_path: Path) -> sqlite3.Connection:
     """A plain connection that neither creates nor migrates the file."""
-    uri = "file:" + str(db_path.resolve()).replace("?", "%3f").replace("#", "%23") + "?mode=rw"
+    uri = sqlite_uri(db_path.resolve(), mode="rw")
     return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000 * 10, isolation_level=None)
 
 
@@ -134,7 +136,8 @@ def diagnose(
             _check_fts(report, conn, repair)
             _check_vocab(report, conn, repair)
             _check_log(report, conn, db_path)
-        _check_permissions(report, db_path, repair)
+        if not report.foreign:
+            _check_permissions(report, db_path, repair)
         _check_notes(report, notes, skip, conn)
     finally:
         if conn is not None:
@@ -155,6 +158,12 @@ def _check_database(
         return fresh
     if not db_path.is_file():
         report.add("database", PROBLEM, f"{db_path} is not a file")
+        return None
+    try:
+        check_ours(db_path)
+    except NotOurDatabase as e:  # readable, but another application's: never touched
+        report.add("database", PROBLEM, str(e))
+        report.foreign = True
         return None
     conn, version, why = _readable(db_path)
     if conn is None:

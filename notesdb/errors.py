@@ -21,6 +21,10 @@ class DatabaseDamaged(NotesdbError):
     """The database file exists but is not a readable notesdb database."""
 
 
+class NotOurDatabase(NotesdbError):
+    """The file is an SQLite database of another application: notesdb leaves it alone."""
+
+
 class SchemaTooNew(NotesdbError):
     """The database was written by a newer notesdb (its ``user_version`` is ahead of ours)."""
 

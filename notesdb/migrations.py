@@ -194,3 +194,11 @@ def m007_vocab_drop_place_counts(db: Database) -> None:
     for column in ("title_doc_freq", "desc_doc_freq", "headings_doc_freq", "meta_doc_freq"):
         db.execute(f"ALTER TABLE vocab DROP COLUMN {column}")
     db.execute("PRAGMA user_version = 7")
+
+
+@migrations()
+def m008_application_id(db: Database) -> None:
+    """Stamp the file as notesdb's: ``PRAGMA application_id`` (``notesdb.db.APPLICATION_ID``),
+    so that a database of another application given as ``--db`` is recognised and left alone."""
+    db.execute("PRAGMA application_id = 1853121634")  # 0x6E746462, "ntdb"
+    db.execute("PRAGMA user_version = 8")
