@@ -117,6 +117,16 @@ def _sync_with_progress(conn: sqlite3.Connection, notes: Path, skip: tuple[str, 
         bar.close()
 
 
+def _rebuild_in_place_with_progress(conn: sqlite3.Connection, notes: Path, skip: tuple[str, ...]) -> SyncStats:
+    from notesdb.sync import rebuild_in_place
+
+    bar = _Bar()
+    try:
+        return rebuild_in_place(conn, notes, skip=skip, progress=bar)
+    finally:
+        bar.close()
+
+
 def _rebuild_with_progress(db_path: Path, notes: Path, skip: tuple[str, ...]) -> tuple[sqlite3.Connection, SyncStats, Path | None]:
     from notesdb.sync import rebuild_index
 
@@ -145,7 +155,7 @@ def index(
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
-    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes.")] = False,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes, in the same file (the decisions log is kept).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
@@ -158,10 +168,10 @@ def index(
         moved = None
         conn = None
         try:
-            if rebuild:
-                conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
+            conn = open_db(db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            if rebuild:  # in place: the file, and the decisions log in it, stay
+                stats = _rebuild_in_place_with_progress(conn, folder, conf.skip)
             else:
-                conn = open_db(db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
                 stats = _sync_with_progress(conn, folder, conf.skip)
         except (DatabaseDamaged, sqlite3.DatabaseError) as e:
             if not _damaged(e):
@@ -185,11 +195,14 @@ def index(
             "problems": stats.problems,
             "elapsed_ms": round(stats.elapsed_ms, 2),
             "moved_aside": str(moved) if moved else None,
+            "rebuilt": rebuild or bool(moved),
         }
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     if moved:
         typer.echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes.")
+    elif rebuild:
+        typer.echo("Rebuilt the index from the notes in the same file (the decisions log is kept).")
     typer.echo(
         f"{total} notes in {db_path}: {len(stats.added)} added, {len(stats.modified)} changed, "
         f"{len(stats.renamed)} renamed, {len(stats.removed)} removed ({stats.elapsed_ms:.0f} ms)"
@@ -375,8 +388,23 @@ def log_cmd(
                 return
             if when.tzinfo is not None:  # the log's times are UTC
                 before = when.astimezone(timezone.utc).replace(tzinfo=None).isoformat()
-        n = log.purge(o.conn, before)
+        try:
+            n = log.purge(o.conn, before)
+            files = log.purge_files(o.conn, o.db_path, before)
+        except NotesdbError as e:
+            fail(str(e))
+            return
         typer.echo(f"deleted {n} logged decision{'s' if n != 1 else ''}")
+        for name, count in files.copies.items():
+            typer.echo(f"deleted {count} from {name}, a copy moved aside earlier")
+        if files.hook_errors:
+            typer.echo(f"deleted {files.hook_errors} entr{'y' if files.hook_errors == 1 else 'ies'} from {o.db_path.with_name('hook-errors.jsonl')}")
+        for path in files.unreadable:
+            typer.echo(f"warning: {path} (a damaged copy moved aside) may still hold logged messages and cannot be "
+                       "purged: delete it if they must go", err=True)
+        for path in files.exports:
+            typer.echo(f"warning: {path} (written by 'notesdb label export') still holds logged messages: "
+                       "delete it if they must go", err=True)
         return
     rows = log.latest(o.conn, limit)
     if json_out:
@@ -591,6 +619,7 @@ def label_export(
     config: ConfigOpt = None,
 ) -> None:
     """Write the labelled decisions as a cases file (the format notesdb eval and tune read)."""
+    from notesdb import log
     from notesdb.review import export_labels, labels_jsonl
 
     o = _open(notes, db, config, sync=False)
@@ -604,6 +633,7 @@ def label_export(
         if file.expanduser().resolve().is_relative_to(o.notes.resolve()):
             raise NotesdbError(f"{file} is inside the notes folder {o.notes}: notesdb never writes there")
         cases = export_labels(o.conn, file)
+        log.note_export(o.conn, file)
     except NotesdbError as e:
         fail(str(e))
         return

@@ -29,6 +29,11 @@ class SchemaTooNew(NotesdbError):
     """The database was written by a newer notesdb (its ``user_version`` is ahead of ours)."""
 
 
+class PurgeIncomplete(NotesdbError):
+    """Logged decisions were deleted, but their text may remain in a write-ahead log that
+    another process kept busy; purging again later finishes the job."""
+
+
 class CasesFileError(NotesdbError):
     """A labelled cases file cannot be read; the message names the line."""
 

@@ -246,14 +246,17 @@ def labels_jsonl(conn: sqlite3.Connection) -> tuple[str, list[Case]]:
 
 def export_labels(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> list[Case]:
     """Write the labelled decisions to a cases file (replacing it) that :func:`load_cases` reads.
+    The file is readable by its owner only (0600): it holds logged messages.
 
     :returns: the cases written
     :raises NotesdbError: the file cannot be written
     """
+    from notesdb.log import write_private
+
     text, cases = labels_jsonl(conn)
     p = Path(path)
-    try:
-        p.write_text(text, encoding="utf-8")
+    try:  # it holds logged messages: owner-only, like the database
+        write_private(p, text)
     except OSError as e:
         raise NotesdbError(f"cannot write {p}: {e.strerror or e}") from None
     return cases
