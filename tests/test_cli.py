@@ -301,6 +301,23 @@ def test_log_lists_hook_decisions(indexed: tuple[Path, Path]) -> None:
     assert text[2].endswith(f"'{COVERED_MESSAGE}' -> {COVERED_NOTE}")
 
 
+def test_a_skipped_slash_command_cannot_be_labelled(indexed: tuple[Path, Path]) -> None:
+    for prompt in ("/clear", COVERED_MESSAGE):
+        event = {"session_id": "s", "cwd": "/tmp", "prompt": prompt}
+        p = subprocess.run([str(NOTESDB_EXE), "hook", *where(indexed)], input=json.dumps(event).encode(),
+                           capture_output=True, timeout=60)  # fmt: skip
+        assert p.returncode == 0
+    r = invoke("label", "set", "1", "right", *where(indexed))
+    assert r.exit_code == 1
+    assert r.stderr == (
+        "Error: decision #1 was not judged: '/clear' is a Claude Code command, not a message, "
+        "so there is nothing to label\n"
+    )
+    listed = json.loads(invoke("label", "list", "--json", *where(indexed)).stdout)
+    assert [row["prompt"] for row in listed] == [COVERED_MESSAGE]  # the command is not offered
+    assert invoke("label", "set", "2", "right", *where(indexed)).exit_code == 0
+
+
 def test_log_when_empty(indexed: tuple[Path, Path]) -> None:
     assert invoke("log", *where(indexed)).stdout == "no decisions logged yet\n"
     assert json.loads(invoke("log", "--json", *where(indexed)).stdout) == []

@@ -105,6 +105,40 @@ def test_silent(indexed: tuple[Path, Path], prompt: str, route: str | None) -> N
 
 
 @pytest.mark.parametrize(
+    "prompt",
+    [
+        "/project:deploy staging",  # a project command in a namespace
+        "/mcp__github__list_prs",  # an MCP server's prompt
+        "/init",  # built in, even where a file /init exists (WSL)
+        "/my-own-command with some words",  # a custom command of any name
+    ],
+)
+def test_claude_code_commands_are_skipped(indexed: tuple[Path, Path], prompt: str) -> None:
+    r = run_hook(indexed, event(prompt))
+    assert r.stdout == b"" and r.row["route"] == "slash-command"
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "/var/log/syslog is full of these errors",  # a path with folders
+        "/etc is full",  # a folder at the root
+        "/tmp/boiler.log shows EA229",  # a file
+        "/home/aoife/notes has the worcester boiler manual",
+    ],
+)
+def test_a_message_starting_with_a_path_is_judged(indexed: tuple[Path, Path], prompt: str) -> None:
+    r = run_hook(indexed, event(prompt))
+    assert r.row["route"] != "slash-command"
+    assert r.row["prompt"] == prompt
+
+
+def test_a_path_message_can_speak(indexed: tuple[Path, Path]) -> None:
+    r = run_hook(indexed, event("/var/log/syslog says " + COVERED_MESSAGE))
+    assert r.additional_context is not None and COVERED_NOTE in r.additional_context
+
+
+@pytest.mark.parametrize(
     "stdin, session, error",
     [
         (b"", "", "empty stdin"),  # nothing on stdin
