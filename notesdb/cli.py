@@ -4,6 +4,7 @@ user can act on (``NotesdbError``) become one ``Error: ...`` line and exit code 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -66,15 +67,23 @@ class Opened:
     """The notes folder, database connection and config a command works on."""
 
     def __init__(self, notes: Path | None, db: Path | None, config: Path | None, *, sync: bool = True,
-                 progress: bool = False) -> None:
+                 progress: bool = False, db_only: bool = False) -> None:
+        """:param db_only: the command reads the database only: ``--db`` (or ``NOTESDB_DB``)
+        alone is enough, and without a notes folder nothing is synced (``notes`` is None)"""
         from notesdb.db import open_db
         from notesdb.sync import sync as do_sync
 
         self.config = cfg.load_config(config)
+        self.notes: Path | None
+        self.stats = None
+        if db_only and not (notes or os.environ.get("NOTESDB_NOTES")):
+            self.notes = None
+            self.db_path = cfg.resolve_db(db, None)
+            self.conn = open_db(self.db_path, create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            return
         self.notes = notes_folder(notes)
         self.db_path = cfg.resolve_db(db, self.notes)
         self.conn = open_db(self.db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
-        self.stats = None
         if sync:
             if progress:
                 self.stats = _sync_with_progress(self.conn, self.notes, self.config.skip)
@@ -135,6 +144,12 @@ def _rebuild_with_progress(db_path: Path, notes: Path, skip: tuple[str, ...]) ->
         return rebuild_index(db_path, notes, skip=skip, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS, progress=bar)
     finally:
         bar.close()
+
+
+def _indexed_root(conn: sqlite3.Connection) -> Path | None:
+    """The notes folder the database was last synced with (``meta.notes_root``), or None."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'notes_root'").fetchone()
+    return Path(row[0]) if row and row[0] else None
 
 
 def _echo(lines: list[str]) -> None:
@@ -376,7 +391,7 @@ def log_cmd(
     """Show the latest decisions the hook made (or purge them)."""
     from notesdb import log
 
-    o = _open(notes, db, config, sync=False)
+    o = _open(notes, db, config, sync=False, db_only=True)
     if purge:
         if before is not None:
             from datetime import datetime, timezone
@@ -571,7 +586,7 @@ def label_set(
     """Mark logged decision ID right, wrong or missed (replacing an earlier label)."""
     from notesdb.review import set_label
 
-    o = _open(notes, db, config)
+    o = _open(notes, db, config, db_only=True)
     try:
         row = set_label(o.conn, decision_id, verdict, note)
     except NotesdbError as e:
@@ -598,7 +613,7 @@ def label_list(
     from notesdb.render import said, snippet
     from notesdb.review import unlabelled
 
-    o = _open(notes, db, config, sync=False)
+    o = _open(notes, db, config, sync=False, db_only=True)
     rows = unlabelled(o.conn, limit)
     if json_out:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
@@ -622,7 +637,7 @@ def label_export(
     from notesdb import log
     from notesdb.review import export_labels, labels_jsonl
 
-    o = _open(notes, db, config, sync=False)
+    o = _open(notes, db, config, sync=False, db_only=True)
     text, cases = labels_jsonl(o.conn)
     if not cases:
         fail("no labelled decisions to export: label some with 'notesdb label set ID VERDICT'")
@@ -630,8 +645,9 @@ def label_export(
         typer.echo(text, nl=False)
         return
     try:
-        if file.expanduser().resolve().is_relative_to(o.notes.resolve()):
-            raise NotesdbError(f"{file} is inside the notes folder {o.notes}: notesdb never writes there")
+        folder = o.notes or _indexed_root(o.conn)
+        if folder is not None and file.expanduser().resolve().is_relative_to(folder.resolve()):
+            raise NotesdbError(f"{file} is inside the notes folder {folder}: notesdb never writes there")
         cases = export_labels(o.conn, file)
         log.note_export(o.conn, file)
     except NotesdbError as e:

@@ -318,6 +318,35 @@ def test_a_skipped_slash_command_cannot_be_labelled(indexed: tuple[Path, Path]) 
     assert invoke("label", "set", "2", "right", *where(indexed)).exit_code == 0
 
 
+def test_commands_that_read_the_database_need_only_the_database(vault: Path, db_path: Path, tmp_path: Path) -> None:
+    db = db_path
+    assert invoke("index", *where((vault, db))).exit_code == 0
+    event = {"session_id": "s", "cwd": "/tmp", "prompt": COVERED_MESSAGE}
+    p = subprocess.run([str(NOTESDB_EXE), "hook", *where((vault, db))], input=json.dumps(event).encode(),
+                       capture_output=True, timeout=60)  # fmt: skip
+    assert p.returncode == 0
+    only = ["--db", str(db)]
+    r = invoke("log", "--json", *only)
+    assert r.exit_code == 0, r.stderr
+    assert [row["prompt"] for row in json.loads(r.stdout)] == [COVERED_MESSAGE]
+    r = invoke("label", "list", "--json", *only)
+    assert r.exit_code == 0 and len(json.loads(r.stdout)) == 1, r.stderr
+    r = invoke("label", "set", "1", "right", *only)
+    assert (r.exit_code, r.stdout) == (0, f"#1 labelled right: it named {COVERED_NOTE}\n"), r.stderr
+    target = vault / "pets" / "cases.jsonl"  # the database remembers its notes folder
+    r = invoke("label", "export", str(target), *only)
+    assert r.exit_code == 1 and "is inside the notes folder" in r.stderr and not target.exists()
+    r = invoke("label", "export", str(tmp_path / "cases.jsonl"), *only)
+    assert r.exit_code == 0, r.stderr
+    # nothing named at all: one line saying what to pass
+    r = invoke("log")
+    assert (r.exit_code, r.stderr) == (1, "Error: no database: pass --db FILE (or --notes DIR for its default database)\n")
+    # a database that does not exist is not created by a command that only reads
+    r = invoke("log", "--db", str(tmp_path / "none.db"))
+    assert r.exit_code == 1 and "run 'notesdb index' first" in r.stderr
+    assert not (tmp_path / "none.db").exists()
+
+
 def test_log_when_empty(indexed: tuple[Path, Path]) -> None:
     assert invoke("log", *where(indexed)).stdout == "no decisions logged yet\n"
     assert json.loads(invoke("log", "--json", *where(indexed)).stdout) == []
