@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from notesdb import config as cfg
-from notesdb.errors import DatabaseDamaged, NotesdbError
+from notesdb.errors import ConfigError, DatabaseDamaged, NotesdbError
 
 if TYPE_CHECKING:
     from notesdb.sync import SyncStats
@@ -744,9 +744,15 @@ def doctor_cmd(
     from notesdb.doctor import diagnose
 
     try:
-        conf = cfg.load_config(config)
+        try:
+            conf, config_problem = cfg.load_config(config), ""
+        except ConfigError as e:  # a check that fails, not a reason to check nothing
+            conf, config_problem = cfg.Config(), str(e)
         folder = cfg.resolve_notes(notes)
-        report = diagnose(folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair)
+        report = diagnose(
+            folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair,
+            config=(cfg.config_path(config), config_problem),
+        )  # fmt: skip
     except NotesdbError as e:
         fail(str(e))
         return

@@ -117,18 +117,31 @@ def _indexed(stats: SyncStats) -> int:
 
 
 def diagnose(
-    notes: Path, db_path: Path, *, skip: tuple[str, ...] = DEFAULT_SKIP, repair: bool = False
+    notes: Path,
+    db_path: Path,
+    *,
+    skip: tuple[str, ...] = DEFAULT_SKIP,
+    repair: bool = False,
+    config: tuple[Path, str] | None = None,
 ) -> Report:
     """Check the database at ``db_path`` against the notes folder ``notes``.
 
     :param skip: file names at the notes root that are not notes
     :param repair: mend what can be mended (see the module docstring)
+    :param config: the config file the hook reads and why it cannot be used (``""`` when it
+        can), or None to leave the config out
     :returns: the checks; ``Report.healthy`` is False when one is left failing
     :raises NotesdbError: the notes folder does not exist
     """
     if not notes.is_dir():
         raise NotesdbError(f"notes folder not found: {notes}")
     report = Report(str(db_path), str(notes))
+    if config is not None:
+        path, problem = config
+        if problem:
+            report.add("config", PROBLEM, f"{problem}: the hook stays silent on every message until it is fixed")
+        else:
+            report.add("config", OK, str(path) if path.exists() else f"{path} does not exist: the defaults apply")
     conn = _check_database(report, notes, db_path, skip, repair)
     try:
         if conn is not None:
@@ -136,6 +149,8 @@ def diagnose(
             _check_fts(report, conn, repair)
             _check_vocab(report, conn, repair)
             _check_log(report, conn, db_path)
+        else:
+            _check_hook_errors(report, db_path, None)
         if not report.foreign:
             _check_permissions(report, db_path, repair)
         _check_notes(report, notes, skip, conn)
@@ -284,12 +299,38 @@ def _check_log(report: Report, conn: sqlite3.Connection, db_path: Path) -> None:
     detail = f"{total} decisions, {prompts} with the prompt text"
     if oldest:
         detail += f", oldest {oldest[:10]}"
-    errors = db_path.with_name("hook-errors.jsonl")
-    if errors.exists():
-        with open(errors, "rb") as f:
-            lines = sum(1 for _ in f)
-        detail += f"; {errors.name}: {lines} entr{'y' if lines == 1 else 'ies'}"
     report.add("log", OK, detail)
+    _check_hook_errors(report, db_path, conn.execute("SELECT max(time) FROM decisions").fetchone()[0])
+
+
+#: Entries of ``hook-errors.jsonl`` whose text the doctor shows, newest first.
+SHOWN_HOOK_ERRORS = 3
+
+
+def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None) -> None:
+    """What the hook could not log in the database: the newest entries' text. While the newest
+    is later than the newest logged decision, the hook is failing on every call: a problem."""
+    import json
+
+    path = db_path.with_name("hook-errors.jsonl")
+    try:
+        lines = [x for x in path.read_text(encoding="utf-8", errors="replace").split("\n") if x.strip()]
+    except OSError:
+        return
+    if not lines:
+        return
+    entries = []
+    for line in lines[-SHOWN_HOOK_ERRORS:][::-1]:
+        try:
+            entry = json.loads(line)
+            entries.append((str(entry.get("time", "")), str(entry.get("error", ""))))
+        except (ValueError, AttributeError):
+            entries.append(("", line[:200]))
+    shown = "; ".join(f"{t[:19]} {e}".strip() for t, e in entries)
+    detail = f"{path.name}: {len(lines)} entr{'y' if len(lines) == 1 else 'ies'}, newest first: {shown}"
+    failing = bool(entries[0][0]) and (last_decision is None or entries[0][0] > last_decision)
+    report.add("hook errors", PROBLEM if failing else WARNING,
+               detail + (" (no decision logged since: the hook is failing)" if failing else ""))  # fmt: skip
 
 
 def _check_permissions(report: Report, db_path: Path, repair: bool) -> None:

@@ -548,9 +548,18 @@ def mistakes(indexed: tuple[Path, Path], tmp_path: Path) -> dict[str, Path]:
     bad_toml.write_text("[gate\nstrong = \n")
     bad_setting = tmp_path / "bad-setting.toml"
     bad_setting.write_text("[gate]\nno_such_threshold = 1\n")
+    inf_setting = tmp_path / "inf.toml"
+    inf_setting.write_text("[gate]\nstrong_words = inf\n")
+    nan_setting = tmp_path / "nan.toml"
+    nan_setting.write_text("[gate]\nrare_weight = nan\n")
+    fraction = tmp_path / "fraction.toml"
+    fraction.write_text("[gate]\nstrong_words = 2.9\n")
+    huge = tmp_path / "huge.toml"
+    huge.write_text("[gate]\nrare_weight = 1e999\n")
     bad_cases = tmp_path / "cases.jsonl"
     bad_cases.write_text('{"id": "a", "message": "x", "expect": []}\n{not json\n')
-    return {"vault": vault, "db": db, "bad_toml": bad_toml, "bad_setting": bad_setting, "bad_cases": bad_cases, "tmp": tmp_path}
+    return {"vault": vault, "db": db, "bad_toml": bad_toml, "bad_setting": bad_setting, "bad_cases": bad_cases, "tmp": tmp_path,
+            "inf_setting": inf_setting, "nan_setting": nan_setting, "fraction": fraction, "huge": huge}  # fmt: skip
 
 
 MISTAKES = [
@@ -568,6 +577,10 @@ MISTAKES = [
     ("index --notes {vault} --db {db} --config {bad_toml}", "not valid TOML"),  # broken config
     ("check worcester --notes {vault} --db {db} --config {bad_setting}", "no_such_threshold"),  # bad setting
     ("index --notes {vault} --db {db} --config {tmp}/none.toml", "config file not found"),  # missing config
+    ("check worcester --notes {vault} --db {db} --config {inf_setting}", "'strong_words' must be a finite number, not inf"),
+    ("check worcester --notes {vault} --db {db} --config {nan_setting}", "'rare_weight' must be a finite number, not nan"),
+    ("check worcester --notes {vault} --db {db} --config {huge}", "'rare_weight' must be a finite number, not inf"),
+    ("check worcester --notes {vault} --db {db} --config {fraction}", "'strong_words' counts words: a whole number, not 2.9"),
     ("doctor --notes {tmp}/nowhere --db {db}", "notes folder not found"),  # doctor, missing folder
     ("doctor --notes {vault} --db {db} --repiar", "No such option"),  # doctor, misspelt option
 ]
@@ -591,6 +604,31 @@ def test_a_bad_config_from_the_environment(mistakes: dict[str, Path]) -> None:
     assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
     entries = (mistakes["db"].parent / "hook-errors.jsonl").read_text().splitlines()
     assert "not valid TOML" in json.loads(entries[-1])["error"]
+
+
+def test_doctor_shows_a_bad_config_and_the_hook_errors_while_they_last(mistakes: dict[str, Path]) -> None:
+    vault, db = mistakes["vault"], mistakes["db"]
+    config = mistakes["tmp"] / "notesdb.toml"
+    config.write_text("[gate\nstrong_words = 2\n")
+    env = {**os.environ, "NOTESDB_CONFIG": str(config)}
+    proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE), env=env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    proc = run("doctor", "--notes", vault, "--db", db, env=env)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, out
+    assert f"problem  config: config file {config} is not valid TOML" in out
+    hook_errors = next(line for line in out.split("\n") if line.startswith("problem  hook errors: "))
+    assert "hook-errors.jsonl: 1 entry" in hook_errors and "ConfigError: config file" in hook_errors
+    assert hook_errors.endswith("(no decision logged since: the hook is failing)")
+    assert out.split("\n")[-2] == "2 problems left"
+    config.write_text("[gate]\nstrong_words = 2\n")  # fixed: the next message is judged again
+    proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE), env=env)
+    assert COVERED_NOTE.encode() in proc.stdout
+    proc = run("doctor", "--notes", vault, "--db", db, env=env)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and out.split("\n")[-2] == "healthy", out
+    assert f"ok       config: {config}" in out
+    assert "warning  hook errors: hook-errors.jsonl: 1 entry, newest first: " in out  # history, shown
 
 
 def test_the_hook_ignores_unknown_options(indexed: tuple[Path, Path]) -> None:

@@ -267,3 +267,13 @@ def test_a_database_that_cannot_be_written_installs_nothing(notes: Path, isolate
     assert r.returncode == 1
     assert r.stderr.startswith("Error: cannot open database") and r.stderr.count("\n") == 1
     assert not user_settings(isolated_home).exists()
+
+
+def test_install_refuses_a_config_the_hook_could_not_read(notes: Path, isolated_home: Path) -> None:
+    config = isolated_home / ".config" / "notesdb" / "notesdb.toml"  # the file the hook reads
+    config.parent.mkdir(parents=True)
+    config.write_text("[gate\nstrong_words = 2\n")
+    r = notesdb_process("hook", "install", "--notes", str(notes), "--db", str(notes.parent / "n.db"))
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.startswith(f"Error: config file {config} is not valid TOML") and r.stderr.count("\n") == 1
+    assert not user_settings(isolated_home).exists()  # no hook that would stay silent on every message
