@@ -45,6 +45,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from notesdb.db import sqlite_uri
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 MAKE_SETS = SHARED / "eval" / "make_sets.py"
@@ -334,7 +336,7 @@ def cold_hook_series(n: int, vault: Path, work: Path, notesdb_exe: str, env: dic
     for _ in range(1000):
         r = run_child(argv, event_path, env)
         check_hook_result(r)
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+        with sqlite3.connect(sqlite_uri(db, mode="ro"), uri=True) as c:
             indexed = c.execute("SELECT count(*) FROM notes").fetchone()[0]
         c.close()
         calls.append({"wall_ms": ms(r["wall"]), "rss_mb": round(r["rss_mb"], 1), "indexed": indexed})

@@ -105,8 +105,8 @@ def child_env(config_home: Path) -> dict[str, str]:
 
 
 def read_cases(path: Path) -> list[dict[str, Any]]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    text = path.read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.split("\n") if line.strip()]
 
 
 def locate(name: str, made: Path) -> tuple[Path, Path]:

@@ -74,7 +74,7 @@ def load_cases(path: str | Path) -> list[Case]:
         raise CasesFileError(f"cases file cannot be read: {p} ({e})") from None
     cases: list[Case] = []
     seen: set[str] = set()
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(text.split("\n"), 1):  # JSON Lines: \n only, never U+2028 or \f
         if not line.strip():
             continue
         try:

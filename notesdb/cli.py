@@ -4,6 +4,7 @@ user can act on (``NotesdbError``) become one ``Error: ...`` line and exit code 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict
 import sqlite3
 import sys
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from notesdb import config as cfg
-from notesdb.errors import DatabaseDamaged, NotesdbError
+from notesdb.errors import ConfigError, DatabaseDamaged, NotesdbError
 
 if TYPE_CHECKING:
     from notesdb.sync import SyncStats
@@ -67,15 +68,23 @@ class Opened:
     """The notes folder, database connection and config a command works on."""
 
     def __init__(self, notes: Path | None, db: Path | None, config: Path | None, *, sync: bool = True,
-                 progress: bool = False) -> None:
+                 progress: bool = False, db_only: bool = False) -> None:
+        """:param db_only: the command reads the database only: ``--db`` (or ``NOTESDB_DB``)
+        alone is enough, and without a notes folder nothing is synced (``notes`` is None)"""
         from notesdb.db import open_db
         from notesdb.sync import sync as do_sync
 
         self.config = cfg.load_config(config)
+        self.notes: Path | None
+        self.stats = None
+        if db_only and not (notes or os.environ.get("NOTESDB_NOTES")):
+            self.notes = None
+            self.db_path = cfg.resolve_db(db, None)
+            self.conn = open_db(self.db_path, create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            return
         self.notes = notes_folder(notes)
         self.db_path = cfg.resolve_db(db, self.notes)
         self.conn = open_db(self.db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
-        self.stats = None
         if sync:
             if progress:
                 self.stats = _sync_with_progress(self.conn, self.notes, self.config.skip)
@@ -118,6 +127,16 @@ def _sync_with_progress(conn: sqlite3.Connection, notes: Path, skip: tuple[str, 
         bar.close()
 
 
+def _rebuild_in_place_with_progress(conn: sqlite3.Connection, notes: Path, skip: tuple[str, ...]) -> SyncStats:
+    from notesdb.sync import rebuild_in_place
+
+    bar = _Bar()
+    try:
+        return rebuild_in_place(conn, notes, skip=skip, progress=bar)
+    finally:
+        bar.close()
+
+
 def _rebuild_with_progress(db_path: Path, notes: Path, skip: tuple[str, ...]) -> tuple[sqlite3.Connection, SyncStats, Path | None]:
     from notesdb.sync import rebuild_index
 
@@ -126,6 +145,12 @@ def _rebuild_with_progress(db_path: Path, notes: Path, skip: tuple[str, ...]) ->
         return rebuild_index(db_path, notes, skip=skip, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS, progress=bar)
     finally:
         bar.close()
+
+
+def _indexed_root(conn: sqlite3.Connection) -> Path | None:
+    """The notes folder the database was last synced with (``meta.notes_root``), or None."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'notes_root'").fetchone()
+    return Path(row[0]) if row and row[0] else None
 
 
 def _echo(lines: list[str]) -> None:
@@ -146,7 +171,7 @@ def index(
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
-    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes.")] = False,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes, in the same file (the decisions log is kept).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
@@ -159,10 +184,10 @@ def index(
         moved = None
         conn = None
         try:
-            if rebuild:
-                conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
+            conn = open_db(db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            if rebuild:  # in place: the file, and the decisions log in it, stay
+                stats = _rebuild_in_place_with_progress(conn, folder, conf.skip)
             else:
-                conn = open_db(db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
                 stats = _sync_with_progress(conn, folder, conf.skip)
         except (DatabaseDamaged, sqlite3.DatabaseError) as e:
             if not _damaged(e):
@@ -192,11 +217,14 @@ def index(
             "skipped": stats.skipped,
             "elapsed_ms": round(stats.elapsed_ms, 2),
             "moved_aside": str(moved) if moved else None,
+            "rebuilt": rebuild or bool(moved),
         }
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     if moved:
         typer.echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes.")
+    elif rebuild:
+        typer.echo("Rebuilt the index from the notes in the same file (the decisions log is kept).")
     typer.echo(
         f"{total} notes in {db_path}: {len(stats.added)} added, {len(stats.modified)} changed, "
         f"{len(stats.renamed)} renamed, {len(stats.removed)} removed ({stats.elapsed_ms:.0f} ms)"
@@ -293,7 +321,7 @@ def check(
     if message == "-":
         message = sys.stdin.buffer.read().decode("utf-8", "replace")
     o = _open(notes, db, config)
-    d = decide(o.conn, message, o.config.gate, str(o.notes.resolve()))
+    d = decide(o.conn, message, o.config.gate, str(o.notes.resolve()) if o.notes else None)
     if session:
         from notesdb.conversation import earlier, hold_back
 
@@ -406,7 +434,7 @@ def log_cmd(
     """Show the latest decisions the hook made (or purge them)."""
     from notesdb import log
 
-    o = _open(notes, db, config, sync=False)
+    o = _open(notes, db, config, sync=False, db_only=True)
     if purge:
         if before is not None:
             from datetime import datetime, timezone
@@ -418,8 +446,23 @@ def log_cmd(
                 return
             if when.tzinfo is not None:  # the log's times are UTC
                 before = when.astimezone(timezone.utc).replace(tzinfo=None).isoformat()
-        n = log.purge(o.conn, before)
+        try:
+            n = log.purge(o.conn, before)
+            files = log.purge_files(o.conn, o.db_path, before)
+        except NotesdbError as e:
+            fail(str(e))
+            return
         typer.echo(f"deleted {n} logged decision{'s' if n != 1 else ''}")
+        for name, count in files.copies.items():
+            typer.echo(f"deleted {count} from {name}, a copy moved aside earlier")
+        if files.hook_errors:
+            typer.echo(f"deleted {files.hook_errors} entr{'y' if files.hook_errors == 1 else 'ies'} from {o.db_path.with_name('hook-errors.jsonl')}")
+        for path in files.unreadable:
+            typer.echo(f"warning: {path} (a damaged copy moved aside) may still hold logged messages and cannot be "
+                       "purged: delete it if they must go", err=True)
+        for path in files.exports:
+            typer.echo(f"warning: {path} (written by 'notesdb label export') still holds logged messages: "
+                       "delete it if they must go", err=True)
         return
     rows = log.latest(o.conn, limit)
     if json_out:
@@ -591,7 +634,7 @@ def label_set(
     """Mark logged decision ID right, wrong or missed (replacing an earlier label)."""
     from notesdb.review import set_label
 
-    o = _open(notes, db, config)
+    o = _open(notes, db, config, db_only=True)
     try:
         row = set_label(o.conn, decision_id, verdict, note)
     except NotesdbError as e:
@@ -618,7 +661,7 @@ def label_list(
     from notesdb.render import said, snippet
     from notesdb.review import unlabelled
 
-    o = _open(notes, db, config, sync=False)
+    o = _open(notes, db, config, sync=False, db_only=True)
     rows = unlabelled(o.conn, limit)
     if json_out:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
@@ -639,9 +682,10 @@ def label_export(
     config: ConfigOpt = None,
 ) -> None:
     """Write the labelled decisions as a cases file (the format notesdb eval and tune read)."""
+    from notesdb import log
     from notesdb.review import export_labels, labels_jsonl
 
-    o = _open(notes, db, config, sync=False)
+    o = _open(notes, db, config, sync=False, db_only=True)
     text, cases = labels_jsonl(o.conn)
     if not cases:
         fail("no labelled decisions to export: label some with 'notesdb label set ID VERDICT'")
@@ -649,9 +693,11 @@ def label_export(
         typer.echo(text, nl=False)
         return
     try:
-        if file.expanduser().resolve().is_relative_to(o.notes.resolve()):
-            raise NotesdbError(f"{file} is inside the notes folder {o.notes}: notesdb never writes there")
+        folder = o.notes or _indexed_root(o.conn)
+        if folder is not None and file.expanduser().resolve().is_relative_to(folder.resolve()):
+            raise NotesdbError(f"{file} is inside the notes folder {folder}: notesdb never writes there")
         cases = export_labels(o.conn, file)
+        log.note_export(o.conn, file)
     except NotesdbError as e:
         fail(str(e))
         return
@@ -751,17 +797,21 @@ def doctor_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Check the database against the notes folder; exit 0 when healthy, 1 when problems remain."""
-    import os
-
     from notesdb.doctor import diagnose, diagnose_hooks
 
     try:
-        conf = cfg.load_config(config)
+        try:
+            conf, config_problem = cfg.load_config(config), ""
+        except ConfigError as e:  # a check that fails, not a reason to check nothing
+            conf, config_problem = cfg.Config(), str(e)
         if notes is None and db is None and not os.environ.get("NOTESDB_NOTES"):
             report = diagnose_hooks()  # no folder named: the installed hook entries
         else:
             folder = cfg.resolve_notes(notes)
-            report = diagnose(folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair)
+            report = diagnose(
+                folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair,
+                config=(cfg.config_path(config), config_problem),
+            )  # fmt: skip
     except NotesdbError as e:
         fail(str(e))
         return

@@ -52,13 +52,16 @@ def resolve_notes(notes: str | os.PathLike[str] | None) -> Path:
         raise NotesdbError(f"notes folder {str(value)!r}: {e}") from None
 
 
-def resolve_db(db: str | os.PathLike[str] | None, notes: Path) -> Path:
+def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
     """The database path from the option, else ``NOTESDB_DB``, else the user data directory.
 
     The default is ``<user data dir>/notesdb/<folder name>-<8 hex of sha1(abs path)>.db``, one
     database per notes folder.
 
-    :raises NotesdbError: the path lies inside the notes folder (notesdb never writes there)
+    :param notes: the notes folder; None for a command that reads the database only (then the
+        database must be named)
+    :raises NotesdbError: the path lies inside the notes folder (notesdb never writes there),
+        or neither a database nor a notes folder is given
     """
     value = db or os.environ.get("NOTESDB_DB")
     if value:
@@ -68,8 +71,11 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path) -> Path:
             raise NotesdbError(f"database path {str(value)!r}: {e}") from None
         if path.name in ("", ".", "..") or path.is_dir():
             raise NotesdbError(f"database path {str(value)!r} is a folder: --db names a file")
-        _outside_notes(path, notes)
+        if notes is not None:
+            _outside_notes(path, notes)
         return path
+    if notes is None:
+        raise NotesdbError("no database: pass --db FILE (or --notes DIR for its default database)")
     import hashlib
 
     import platformdirs

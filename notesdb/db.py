@@ -11,17 +11,38 @@ import os
 import sqlite3
 import stat as statmod
 import sys
+import urllib.parse
 from pathlib import Path
 from types import TracebackType
 from typing import Final
 
 from notesdb.clock import file_stamp
-from notesdb.errors import DatabaseDamaged, DatabaseUnavailable, SchemaTooNew
+from notesdb.errors import DatabaseDamaged, DatabaseUnavailable, NotOurDatabase, SchemaTooNew
 
-__all__ = ["SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "open_db", "move_aside", "transaction", "note_count", "searchable_count"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "APPLICATION_ID",
+    "BUSY_TIMEOUT_MS",
+    "open_db",
+    "sqlite_uri",
+    "check_ours",
+    "foreign",
+    "move_aside",
+    "transaction",
+    "note_count",
+    "searchable_count",
+]
 
 #: ``PRAGMA user_version`` after the last migration in ``notesdb/migrations.py``.
-SCHEMA_VERSION: Final = 9
+SCHEMA_VERSION: Final = 10
+#: ``PRAGMA application_id`` of a notesdb database (stamped by migration 10): the four ASCII
+#: bytes "ntdb" read as a big-endian integer, the convention the SQLite file format describes
+#: for this header field (https://www.sqlite.org/fileformat.html#application_id).
+APPLICATION_ID: Final = 0x6E746462
+#: The table sqlite-utils records applied migrations in, and the name of our migration set:
+#: a database made before the stamp is recognised as ours by its rows there.
+MIGRATIONS_TABLE: Final = "_sqlite_migrations"
+MIGRATION_SET: Final = "notesdb"
 #: Busy timeout in ms: how long a writer waits for another before giving up (WAL makes readers
 #: never wait). Chosen to sit under the hook's own time bound of about 1 s.
 BUSY_TIMEOUT_MS: Final = 800
@@ -77,6 +98,89 @@ def searchable_count(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM notes_fts_docsize").fetchone()[0])
 
 
+def sqlite_uri(path: str | os.PathLike[str], **params: str) -> str:
+    """An SQLite ``file:`` URI for ``path``, every character outside ``/`` and the unreserved
+    ones percent-quoted (a folder named ``a%41b``, ``x?y`` or ``#1`` stays itself).
+
+    :param params: URI query parameters, e.g. ``mode="ro"``
+    """
+    uri = "file:" + urllib.parse.quote(os.path.abspath(os.fsdecode(path)), safe="/")
+    if params:
+        uri += "?" + urllib.parse.urlencode(params)
+    return uri
+
+
+def foreign(conn: sqlite3.Connection) -> str:
+    """Why the open database is not a notesdb database, or ``""`` when it is ours (stamped, or
+    made before the stamp and recorded in the migrations table) or holds nothing yet.
+
+    :raises sqlite3.DatabaseError: the file cannot be read
+    """
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    if app_id == APPLICATION_ID:
+        return ""
+    names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")]
+    if app_id == 0 and not names:
+        return ""
+    if app_id == 0 and MIGRATIONS_TABLE in names:
+        ours = conn.execute(
+            f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE migration_set = ? LIMIT 1", (MIGRATION_SET,)
+        ).fetchone()
+        if ours:
+            return ""
+    if app_id:
+        return f"application_id {app_id:#x}, not notesdb's {APPLICATION_ID:#x}"
+    return "tables: " + ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+
+
+_MAGIC: Final = b"SQLite format 3\x00"
+
+
+def _stamped(p: Path) -> bool:
+    """True when the file's header carries our application_id (bytes 68-71, big-endian)."""
+    try:
+        with open(p, "rb") as f:
+            head = f.read(72)
+    except OSError:
+        return False
+    return head[:16] == _MAGIC and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+
+
+def _refuse(p: Path, why: str) -> NotOurDatabase:
+    return NotOurDatabase(
+        f"{p} is an SQLite database of another application ({why}): notesdb leaves it alone; "
+        "choose another --db"
+    )
+
+
+def check_ours(path: str | os.PathLike[str]) -> None:
+    """Refuse a file that is a readable SQLite database of another application.
+
+    The file is opened read-only as immutable, so that nothing is written, not even the
+    ``-wal`` and ``-shm`` files a WAL-mode database gets beside it when opened; what it holds in
+    a write-ahead log is not read. A file that cannot be read as a database passes (it may be a
+    damaged notesdb database, which may be moved aside).
+
+    :raises NotOurDatabase: the file is a readable database that notesdb did not make
+    """
+    p = Path(path)
+    try:
+        with open(p, "rb") as f:
+            if f.read(16) != _MAGIC:
+                return
+        conn = sqlite3.connect(sqlite_uri(p, mode="ro", immutable="1"), uri=True, isolation_level=None)
+    except (OSError, sqlite3.Error):
+        return
+    try:
+        why = foreign(conn)
+    except sqlite3.Error:
+        return
+    finally:
+        conn.close()
+    if why:
+        raise _refuse(p, why)
+
+
 def _create_private(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
@@ -99,6 +203,8 @@ def open_db(
     :raises DatabaseUnavailable: the file cannot be created or opened (or is missing and
         ``create`` is False)
     :raises DatabaseDamaged: the file is not a database or fails to read
+    :raises NotOurDatabase: the file is a database of another application (left unchanged:
+        ours are stamped with ``APPLICATION_ID``, older ones are known by their migrations)
     :raises SchemaTooNew: the file was written by a newer notesdb
     """
     p = Path(path)
@@ -107,12 +213,18 @@ def open_db(
             if not create:
                 raise DatabaseUnavailable(f"no database at {p}: run 'notesdb index' first")
             _create_private(p)
+        elif not _stamped(p):  # before opening it for writing: nothing beside it is created
+            check_ours(p)
         conn = sqlite3.connect(p, timeout=busy_timeout_ms / 1000, isolation_level=None)
-    except DatabaseUnavailable:
+    except (DatabaseUnavailable, NotOurDatabase):
         raise
     except (OSError, sqlite3.Error) as e:
         raise DatabaseUnavailable(f"cannot open database {p}: {e}") from None
     try:
+        why = foreign(conn)
+        if why:
+            conn.close()
+            raise _refuse(p, why)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             conn.close()
@@ -168,12 +280,15 @@ def move_aside(path: str | os.PathLike[str]) -> Path:
 
     Only what looks like a database is moved: a regular file that starts with the SQLite header,
     is empty, or is named ``*.db``, ``*.sqlite`` or ``*.sqlite3``. Anything else (a note, a
-    device, ``/etc/passwd`` given by mistake) is left alone.
+    device, ``/etc/passwd`` given by mistake) is left alone, and so is a readable database of
+    another application.
 
     :returns: the new path of the database file
     :raises DatabaseUnavailable: the path does not look like a database
+    :raises NotOurDatabase: the file is a readable database notesdb did not make
     """
     p = Path(path)
+    check_ours(p)
     if not _looks_like_database(p):
         raise DatabaseUnavailable(
             f"{p} is not a notesdb database and does not look like one: leaving it alone; "
@@ -197,6 +312,6 @@ def _looks_like_database(p: Path) -> bool:
         if st.st_size == 0 or p.suffix.lower() in (".db", ".sqlite", ".sqlite3"):
             return True
         with open(p, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
+            return f.read(16) == _MAGIC
     except OSError:
         return False

@@ -6,8 +6,10 @@ no second copy of the judgement anywhere.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
+from typing import Final
 
 from notesdb.gate import Decision, Route, Settings, judge
 from notesdb.query import build_query
@@ -17,13 +19,37 @@ from notesdb.db import searchable_count
 __all__ = ["decide", "decide_with_ranking", "is_slash_command"]
 
 
+#: Built-in Claude Code commands (https://docs.claude.com/en/docs/claude-code/slash-commands):
+#: always commands, even where a file of that name sits at the root (``/init`` on WSL).
+BUILT_IN_COMMANDS: Final = frozenset(
+    "add-dir agents bashes bug clear compact config context cost doctor exit export help hooks "
+    "ide init install-github-app login logout mcp memory model output-style permissions "
+    "plugin pr_comments pr-comments privacy-settings release-notes resume review rewind "
+    "security-review status statusline terminal-setup todos upgrade usage vim".split()
+)
+
+
 def is_slash_command(message: str) -> bool:
-    """True for a Claude Code slash command such as ``/clear`` or ``/model opus``."""
+    """True for a Claude Code command such as ``/clear``, ``/model opus``, ``/project:deploy``
+    or ``/mcp__github__list_prs``: a first word of ``/`` and a name of letters, digits, ``-``,
+    ``_`` and ``:`` (Claude Code's command and namespace names).
+
+    A path is a message, not a command, and is judged: a first word with a second ``/`` or a
+    dot (``/var/log/syslog``, ``/tmp/x.log``), or naming an entry at the root of the file system
+    (``/etc is full``), unless it is a built-in command (:data:`BUILT_IN_COMMANDS`).
+    """
     head = message.lstrip()[:64]
     if not head.startswith("/") or len(head) < 2:
         return False
     word = head[1:].split(None, 1)[0] if head[1:].strip() else ""
-    return bool(word) and "/" not in word and all(c.isalnum() or c in "-_:." for c in word)
+    if not word or not all(c.isalnum() or c in "-_:" for c in word):
+        return False
+    if word.lower() in BUILT_IN_COMMANDS:
+        return True
+    try:
+        return not os.path.lexists("/" + word)
+    except (OSError, ValueError):
+        return True
 
 
 def decide_with_ranking(

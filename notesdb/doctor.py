@@ -25,8 +25,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from notesdb.errors import DatabaseDamaged, NotesdbError, SchemaTooNew
-from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, move_aside, open_db, transaction
+from notesdb.errors import DatabaseDamaged, NotesdbError, NotOurDatabase, SchemaTooNew
+from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, check_ours, move_aside, open_db, sqlite_uri, transaction
 from notesdb.sync import DEFAULT_SKIP, SyncStats, rebuild_index, sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
@@ -52,6 +52,8 @@ class Report:
     db: str
     notes: str
     checks: list[Check] = field(default_factory=list)
+    #: the database file is another application's: nothing about it is changed
+    foreign: bool = False
 
     @property
     def healthy(self) -> bool:
@@ -93,7 +95,7 @@ def _size(n: int) -> str:
 
 def _connect(db_path: Path) -> sqlite3.Connection:
     """A plain connection that neither creates nor migrates the file."""
-    uri = "file:" + str(db_path.resolve()).replace("?", "%3f").replace("#", "%23") + "?mode=rw"
+    uri = sqlite_uri(db_path.resolve(), mode="rw")
     return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000 * 10, isolation_level=None)
 
 
@@ -120,17 +122,30 @@ def _indexed(stats: SyncStats) -> int:
 
 
 def diagnose(
-    notes: Path, db_path: Path, *, skip: tuple[str, ...] = DEFAULT_SKIP, repair: bool = False
+    notes: Path,
+    db_path: Path,
+    *,
+    skip: tuple[str, ...] = DEFAULT_SKIP,
+    repair: bool = False,
+    config: tuple[Path, str] | None = None,
 ) -> Report:
     """Check the database at ``db_path`` against the notes folder ``notes``.
 
     :param skip: patterns of folders and files that are not notes (``sync.skipped_by``)
     :param repair: mend what can be mended (see the module docstring)
+    :param config: the config file the hook reads and why it cannot be used (``""`` when it
+        can), or None to leave the config out
     :returns: the checks; ``Report.healthy`` is False when one is left failing
     A missing notes folder is reported (with what to do) and the checks that need it skipped.
     The notesdb hook entries of every assistant are checked too (:func:`check_hooks`).
     """
     report = Report(str(db_path), str(notes))
+    if config is not None:
+        path, problem = config
+        if problem:
+            report.add("config", PROBLEM, f"{problem}: the hook stays silent on every message until it is fixed")
+        else:
+            report.add("config", OK, str(path) if path.exists() else f"{path} does not exist: the defaults apply")
     if not notes.is_dir():
         report.add(
             "notes folder", PROBLEM,
@@ -147,7 +162,10 @@ def diagnose(
             _check_vocab(report, conn, repair)
             _check_log(report, conn, db_path)
             _check_meter(report, conn)
-        _check_permissions(report, db_path, repair)
+        else:
+            _check_hook_errors(report, db_path, None)
+        if not report.foreign:
+            _check_permissions(report, db_path, repair)
         _check_notes(report, notes, skip, conn)
         check_hooks(report)
     finally:
@@ -189,6 +207,12 @@ def _check_database(
         return fresh
     if not db_path.is_file():
         report.add("database", PROBLEM, f"{db_path} is not a file")
+        return None
+    try:
+        check_ours(db_path)
+    except NotOurDatabase as e:  # readable, but another application's: never touched
+        report.add("database", PROBLEM, str(e))
+        report.foreign = True
         return None
     conn, version, why = _readable(db_path)
     if conn is None:
@@ -309,12 +333,38 @@ def _check_log(report: Report, conn: sqlite3.Connection, db_path: Path) -> None:
     detail = f"{total} decisions, {prompts} with the prompt text"
     if oldest:
         detail += f", oldest {oldest[:10]}"
-    errors = db_path.with_name("hook-errors.jsonl")
-    if errors.exists():
-        with open(errors, "rb") as f:
-            lines = sum(1 for _ in f)
-        detail += f"; {errors.name}: {lines} entr{'y' if lines == 1 else 'ies'}"
     report.add("log", OK, detail)
+    _check_hook_errors(report, db_path, conn.execute("SELECT max(time) FROM decisions").fetchone()[0])
+
+
+#: Entries of ``hook-errors.jsonl`` whose text the doctor shows, newest first.
+SHOWN_HOOK_ERRORS = 3
+
+
+def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None) -> None:
+    """What the hook could not log in the database: the newest entries' text. While the newest
+    is later than the newest logged decision, the hook is failing on every call: a problem."""
+    import json
+
+    path = db_path.with_name("hook-errors.jsonl")
+    try:
+        lines = [x for x in path.read_text(encoding="utf-8", errors="replace").split("\n") if x.strip()]
+    except OSError:
+        return
+    if not lines:
+        return
+    entries = []
+    for line in lines[-SHOWN_HOOK_ERRORS:][::-1]:
+        try:
+            entry = json.loads(line)
+            entries.append((str(entry.get("time", "")), str(entry.get("error", ""))))
+        except (ValueError, AttributeError):
+            entries.append(("", line[:200]))
+    shown = "; ".join(f"{t[:19]} {e}".strip() for t, e in entries)
+    detail = f"{path.name}: {len(lines)} entr{'y' if len(lines) == 1 else 'ies'}, newest first: {shown}"
+    failing = bool(entries[0][0]) and (last_decision is None or entries[0][0] > last_decision)
+    report.add("hook errors", PROBLEM if failing else WARNING,
+               detail + (" (no decision logged since: the hook is failing)" if failing else ""))  # fmt: skip
 
 
 def _check_permissions(report: Report, db_path: Path, repair: bool) -> None:

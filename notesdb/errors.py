@@ -21,8 +21,17 @@ class DatabaseDamaged(NotesdbError):
     """The database file exists but is not a readable notesdb database."""
 
 
+class NotOurDatabase(NotesdbError):
+    """The file is an SQLite database of another application: notesdb leaves it alone."""
+
+
 class SchemaTooNew(NotesdbError):
     """The database was written by a newer notesdb (its ``user_version`` is ahead of ours)."""
+
+
+class PurgeIncomplete(NotesdbError):
+    """Logged decisions were deleted, but their text may remain in a write-ahead log that
+    another process kept busy; purging again later finishes the job."""
 
 
 class CasesFileError(NotesdbError):

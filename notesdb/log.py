@@ -1,21 +1,31 @@
 """The ``decisions`` table: every message the hook judged, what it surfaced, and why.
 
 Prompts are stored so that judgements can be reviewed, labelled (``notesdb label``) and
-replayed (``notesdb replay``) on real messages. They never leave this file; ``--no-log`` or
-``[log] prompts = false`` stores decisions without the prompt text, and ``notesdb log --purge``
-deletes prompts.
+replayed (``notesdb replay``) on real messages. ``--no-log`` or ``[log] prompts = false`` stores
+decisions without the prompt text, and ``notesdb log --purge`` deletes them: from the database,
+its write-ahead log, the copies of it moved aside, and ``hook-errors.jsonl``; the files
+``notesdb label export`` wrote are named (they are the person's files now).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
 
 from notesdb.clock import now_iso
+from notesdb.errors import NotesdbError, PurgeIncomplete
 from notesdb.gate import Decision
 
-__all__ = ["record", "latest", "purge"]
+__all__ = ["record", "latest", "purge", "purge_files", "PurgedFiles", "note_export", "exports", "moved_aside"]
+
+#: How long purging waits for readers of the write-ahead log to finish before it reports that
+#: the log could not be emptied: a hook call holds the database about 1 s at most
+#: (``notesdb.hook.LOG_BOUND_S``), so twice that lets one finish.
+CHECKPOINT_WAIT_MS: Final = 2000
 
 
 def record(
@@ -77,10 +87,13 @@ def latest(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]]:
 
 
 def purge(conn: sqlite3.Connection, before: str | None = None) -> int:
-    """Delete logged prompt text (the whole decision rows), all or older than ``before``.
+    """Delete logged prompt text (the whole decision rows), all or older than ``before``, and
+    empty the write-ahead log that held them.
 
     :param before: an ISO date or time (UTC); rows with ``time < before`` go
     :returns: rows deleted
+    :raises PurgeIncomplete: the rows are deleted but another process kept the write-ahead log
+        busy for ``CHECKPOINT_WAIT_MS``, so their text may still be in it (run it again)
     """
     # overwrite the deleted text in the file, and empty the write-ahead log that held it
     conn.execute("PRAGMA secure_delete = ON")
@@ -88,5 +101,133 @@ def purge(conn: sqlite3.Connection, before: str | None = None) -> int:
         cur = conn.execute("DELETE FROM decisions WHERE time < ?", (before,))
     else:
         cur = conn.execute("DELETE FROM decisions")
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return cur.rowcount
+    deleted = cur.rowcount
+    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+    try:
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {timeout}")
+    if busy:
+        name = conn.execute("PRAGMA database_list").fetchone()[2]
+        raise PurgeIncomplete(
+            f"deleted {deleted} logged decision{'s' if deleted != 1 else ''}, but another process "
+            f"is using the database, so their text may remain in {name}-wal: "
+            "run 'notesdb log --purge' again in a moment"
+        )
+    return deleted
+
+
+@dataclass
+class PurgedFiles:
+    """What :func:`purge_files` did beside the database."""
+
+    copies: dict[str, int] = field(default_factory=dict)  # moved-aside copy -> rows deleted
+    unreadable: list[str] = field(default_factory=list)  # copies that cannot be purged
+    hook_errors: int = 0  # entries deleted from hook-errors.jsonl
+    exports: list[str] = field(default_factory=list)  # files label export wrote, still there
+
+
+def moved_aside(db_path: Path) -> list[Path]:
+    """The copies of the database moved aside (``<name>.damaged-<time>``), oldest first."""
+    return sorted(
+        p for p in db_path.parent.glob(db_path.name + ".damaged-*")
+        if not p.name.endswith(("-wal", "-shm"))
+    )  # fmt: skip
+
+
+def _purge_copy(path: Path, before: str | None) -> int:
+    from notesdb.db import check_ours, sqlite_uri
+
+    check_ours(path)
+    conn = sqlite3.connect(sqlite_uri(path, mode="rw"), uri=True, isolation_level=None)
+    try:
+        return purge(conn, before)
+    finally:
+        conn.close()
+
+
+def _purge_hook_errors(path: Path, before: str | None) -> int:
+    """Delete the entries of ``hook-errors.jsonl`` (older than ``before``); returns how many."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    except FileNotFoundError:
+        return 0
+    keep = []
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            when = str(json.loads(line).get("time", ""))
+        except (ValueError, AttributeError):
+            when = ""
+        if before and when and when[:19] >= before[:19]:
+            keep.append(line)
+    dropped = sum(1 for line in lines if line.strip()) - len(keep)
+    if dropped:
+        write_private(path, "".join(line + "\n" for line in keep))
+    return dropped
+
+
+def purge_files(conn: sqlite3.Connection, db_path: Path, before: str | None = None) -> PurgedFiles:
+    """Purge what notesdb wrote beside the database that holds logged decisions: the copies
+    moved aside (the unreadable ones are named) and ``hook-errors.jsonl``; and name the cases
+    files ``label export`` wrote that still exist.
+
+    :param before: as in :func:`purge`
+    :raises PurgeIncomplete: a copy's write-ahead log stayed busy (see :func:`purge`)
+    """
+    out = PurgedFiles()
+    for copy in moved_aside(db_path):
+        try:
+            out.copies[copy.name] = _purge_copy(copy, before)
+        except PurgeIncomplete:
+            raise
+        except (NotesdbError, sqlite3.Error):  # damaged, which is why it was moved aside
+            out.unreadable.append(str(copy))
+    out.hook_errors = _purge_hook_errors(db_path.with_name("hook-errors.jsonl"), before)
+    out.exports = [p for p in exports(conn) if Path(p).exists()]
+    return out
+
+
+def note_export(conn: sqlite3.Connection, path: Path) -> None:
+    """Remember that ``label export`` wrote logged messages to ``path`` (``meta`` key
+    ``exports``, a JSON list of absolute paths), so that a purge can name it."""
+    known = exports(conn)
+    name = str(path.expanduser().resolve())
+    if name not in known:
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('exports', ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (json.dumps([*known, name]),),
+        )
+
+
+def exports(conn: sqlite3.Connection) -> list[str]:
+    """The files ``label export`` wrote logged messages to (absolute paths)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'exports'").fetchone()
+    try:
+        value = json.loads(row[0]) if row else []
+    except ValueError:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def write_private(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` (UTF-8), readable by its owner only (0600) from the
+    first byte: written to a new file beside it, then renamed over it.
+
+    :raises OSError: the folder cannot be written
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -299,3 +299,11 @@ def m009_lexicon(db: Database) -> None:
     )
     db.conn.executemany("INSERT INTO lexicon(word, lang, zipf) VALUES (?, ?, ?)", lexicon_rows())
     db.execute("PRAGMA user_version = 9")
+
+
+@migrations()
+def m010_application_id(db: Database) -> None:
+    """Stamp the file as notesdb's: ``PRAGMA application_id`` (``notesdb.db.APPLICATION_ID``),
+    so that a database of another application given as ``--db`` is recognised and left alone."""
+    db.execute("PRAGMA application_id = 1853121634")  # 0x6E746462, "ntdb"
+    db.execute("PRAGMA user_version = 10")

@@ -13,7 +13,7 @@ from typing import Any
 
 from notesdb.cases import Case
 from notesdb.errors import NotesdbError
-from notesdb.gate import Settings
+from notesdb.gate import Route, Settings
 
 __all__ = [
     "Replayed",
@@ -164,6 +164,11 @@ def set_label(
     row = _decision_row(conn, decision_id)
     if row["prompt"] is None:
         raise NotesdbError(f"decision #{decision_id} has no logged message, so it cannot be labelled")
+    if row["route"] == Route.SLASH_COMMAND:  # never judged: a label would have nothing to say
+        raise NotesdbError(
+            f"decision #{decision_id} was not judged: {row['prompt'][:60]!r} is a Claude Code "
+            "command, not a message, so there is nothing to label"
+        )
     note = (note or "").strip()
     if verdict == "right":
         if note:
@@ -198,8 +203,9 @@ def unlabelled(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]
     ids = [
         r[0]
         for r in conn.execute(
-            "SELECT id FROM decisions WHERE prompt IS NOT NULL AND label = '' ORDER BY id DESC LIMIT ?",
-            (limit,),
+            "SELECT id FROM decisions WHERE prompt IS NOT NULL AND label = '' AND route != ? "
+            "ORDER BY id DESC LIMIT ?",
+            (Route.SLASH_COMMAND, limit),
         )
     ]
     return [_decision_row(conn, i) for i in ids]
@@ -209,7 +215,8 @@ def _labelled(conn: sqlite3.Connection) -> list[tuple[Case, str]]:
     ids = [
         r[0]
         for r in conn.execute(
-            "SELECT id FROM decisions WHERE label != '' AND prompt IS NOT NULL ORDER BY id"
+            "SELECT id FROM decisions WHERE label != '' AND prompt IS NOT NULL AND route != ? ORDER BY id",
+            (Route.SLASH_COMMAND,),
         )
     ]
     out = []
@@ -246,14 +253,17 @@ def labels_jsonl(conn: sqlite3.Connection) -> tuple[str, list[Case]]:
 
 def export_labels(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> list[Case]:
     """Write the labelled decisions to a cases file (replacing it) that :func:`load_cases` reads.
+    The file is readable by its owner only (0600): it holds logged messages.
 
     :returns: the cases written
     :raises NotesdbError: the file cannot be written
     """
+    from notesdb.log import write_private
+
     text, cases = labels_jsonl(conn)
     p = Path(path)
-    try:
-        p.write_text(text, encoding="utf-8")
+    try:  # it holds logged messages: owner-only, like the database
+        write_private(p, text)
     except OSError as e:
         raise NotesdbError(f"cannot write {p}: {e.strerror or e}") from None
     return cases

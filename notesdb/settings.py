@@ -6,6 +6,7 @@ Standard library only: the hook imports it on every message.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
@@ -141,7 +142,8 @@ class Settings:
     def from_mapping(cls, data: dict[str, Any]) -> "Settings":
         """Settings from a mapping (the config file's ``[gate]`` table).
 
-        :raises ValueError: an unknown key or a value that is not a number
+        :raises ValueError: an unknown key, a value that is not a finite number of zero or more,
+            or a fraction for a setting that counts (``strong_words``, ...)
         """
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
@@ -150,10 +152,22 @@ class Settings:
                 raise ValueError(f"unknown gate setting {key!r} (known: {', '.join(sorted(known))})")
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"gate setting {key!r} must be a number, not {value!r}")
-            if value < 0 or value != value:
+            if not _finite(value):
+                raise ValueError(f"gate setting {key!r} must be a finite number, not {value!r}")
+            if value < 0:
                 raise ValueError(f"gate setting {key!r} must be zero or more, not {value!r}")
+            if key in _WHOLE_NUMBERS and value != int(value):
+                raise ValueError(f"gate setting {key!r} counts {_WHOLE_NUMBERS[key]}: a whole number, not {value!r}")
             values[key] = int(value) if key in _WHOLE_NUMBERS else float(value)
         return cls(**values)
+
+
+def _finite(value: int | float) -> bool:
+    """True for a number a float can hold (not inf, nan, or an integer beyond 1.8e308)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 #: Settings that change how candidates are scored (read by ``query`` and ``rank``); changing
@@ -178,5 +192,5 @@ SCORING: Final = (
     "english_midpoint",
     "english_slope",
 )
-#: Settings that are whole numbers (counts of words or notes).
-_WHOLE_NUMBERS: Final = ("strong_words", "lead_words", "reference_notes", "min_idf_notes")
+#: Settings that are whole numbers, and what they count.
+_WHOLE_NUMBERS: Final = {"strong_words": "words", "lead_words": "words", "reference_notes": "notes", "min_idf_notes": "notes"}

@@ -37,7 +37,7 @@ from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, note_row, row
 if TYPE_CHECKING:
     from notesdb.parse import Note
 
-__all__ = ["DEFAULT_SKIP", "SyncStats", "sync", "walk_notes", "rebuild_index"]
+__all__ = ["DEFAULT_SKIP", "SyncStats", "sync", "walk_notes", "rebuild_index", "rebuild_in_place"]
 
 #: Note files read: Markdown by extension, case-insensitive.
 NOTE_SUFFIXES: Final = (".md", ".markdown")
@@ -626,6 +626,35 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
     add_counts(batch.delta, words if words is not None else row_words(row), +1)
 
 
+def rebuild_in_place(
+    conn: sqlite3.Connection,
+    notes: Path,
+    *,
+    skip: tuple[str, ...] = DEFAULT_SKIP,
+    progress: Progress | None = None,
+) -> SyncStats:
+    """Empty the index (``notes``, ``notes_fts``, ``vocab``, the stored listing) and index the
+    notes folder again, in the same file: the decisions log and the other settings stay.
+
+    Used by ``notesdb index --rebuild`` on a database that can be read.
+
+    :returns: what the sync did (every note is added)
+    :raises NotesFolderMissing: ``notes`` is not a readable folder
+    """
+    if not Path(notes).is_dir():
+        raise NotesFolderMissing(f"notes folder not found: {notes}")
+    lock = _sync_lock(conn, wait=True)
+    try:
+        with transaction(conn):
+            conn.execute("DELETE FROM notes")  # the triggers take the rows out of notes_fts
+            conn.execute("INSERT INTO notes_fts(notes_fts) VALUES ('rebuild')")  # whatever was left
+            conn.execute("DELETE FROM vocab")
+            conn.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    finally:
+        _unlock(lock)
+    return sync(conn, notes, skip=skip, progress=progress)
+
+
 def rebuild_index(
     db_path: Path,
     notes: Path,
@@ -636,8 +665,8 @@ def rebuild_index(
 ) -> tuple[sqlite3.Connection, SyncStats, Path | None]:
     """Move the database aside (when there is one) and index the notes into a new one.
 
-    Used by ``notesdb index --rebuild``, by ``index`` on a damaged database and by
-    ``doctor --repair``: the old file is renamed (:func:`notesdb.db.move_aside`), never deleted.
+    Used by ``index`` and ``doctor --repair`` on a database that cannot be read: the old file
+    is renamed (:func:`notesdb.db.move_aside`), never deleted.
 
     :returns: (connection to the new database, what the sync did, where the old file went or None)
     :raises DatabaseUnavailable: the path does not look like a database, or cannot be created

@@ -18,13 +18,13 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import NOTESDB_EXE, decision_rows
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
 
 from notesdb.gate import MAX_LINE_CHARS
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
-COVERED = "monswitch is playing up again"
+COVERED = COVERED_MESSAGE
 
 EVENTS: dict[str, dict[str, Any]] = {
     "claude": {"session_id": "22ffc1bd", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp/proj",
@@ -81,7 +81,7 @@ def test_each_client_gets_its_own_answer(client: str, indexed: tuple[Path, Path]
     assert out is not None
     jsonschema.validate(out, SCHEMAS[client])
     assert out["hookSpecificOutput"]["hookEventName"] == EVENTS[client]["hook_event_name"]
-    assert f"({vault.resolve()}/projects/monswitch.md)" in out["hookSpecificOutput"]["additionalContext"]
+    assert f"({vault.resolve()}/{COVERED_NOTE})" in out["hookSpecificOutput"]["additionalContext"]
     assert proc.stdout.endswith(b"}\n") and proc.stdout.count(b"\n") == 1  # stdout is JSON only
 
 
@@ -132,7 +132,7 @@ def test_the_line_cap_holds_with_a_long_folder_path(tmp_path: Path, indexed: tup
     vault.rename(deep)
     _, out = hook(deep, db, dict(EVENTS["claude"], prompt=COVERED))
     line = out["hookSpecificOutput"]["additionalContext"]
-    assert len(line) <= MAX_LINE_CHARS and f"({deep}/projects/monswitch.md)" in line
+    assert len(line) <= MAX_LINE_CHARS and f"({deep}/{COVERED_NOTE})" in line
 
 
 def test_a_moved_notes_folder_makes_the_hook_silent(indexed: tuple[Path, Path]) -> None:
@@ -156,7 +156,7 @@ def test_a_named_note_gone_from_disk_is_not_named(indexed: tuple[Path, Path]) ->
     import fcntl
 
     vault, db = indexed
-    (vault / "projects" / "monswitch.md").unlink()
+    (vault / COVERED_NOTE).unlink()
     fd = os.open(str(db) + ".lock", os.O_CREAT | os.O_RDWR, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)  # "another process is updating the index"
     try:
@@ -166,7 +166,7 @@ def test_a_named_note_gone_from_disk_is_not_named(indexed: tuple[Path, Path]) ->
     assert proc.stdout == b"" and out is None
     row = decision_rows(db)[-1]
     assert row["route"] == "note-missing" and row["spoken"] == 0
-    assert "named notes no longer on disk: projects/monswitch.md" in row["error"]
+    assert f"named notes no longer on disk: {COVERED_NOTE}" in row["error"]
     assert "IndexBusy" in row["error"]
 
 
@@ -176,7 +176,7 @@ def test_doctor_names_a_missing_notes_folder_and_what_to_do(indexed: tuple[Path,
     proc = subprocess.run([str(NOTESDB_EXE), "doctor", "--notes", str(vault), "--db", str(db)],
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert proc.returncode == 1
-    assert proc.stdout.splitlines()[0] == (
+    assert proc.stdout.splitlines()[1] == (  # after the config check
         f"problem  notes folder: {vault} does not exist (moved, renamed or unmounted?): the hook stays "
         "silent until it is back; if it moved, run 'notesdb hook install --notes NEW_FOLDER' to point the hook there"
     )

@@ -16,20 +16,19 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE, copy_vault
+from conftest import COVERED_MESSAGE, NOTESDB_EXE, copy_vault
 from test_faults import consistent, contract
 
-pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
 HOOKS = 8
 PROMPTS = [
-    "monswitch is playing up again",
-    "how do I get the shield tv into rcm mode",
-    "voice bay wake word false triggers",
+    COVERED_MESSAGE,
+    "the ecowitt weather station stopped uploading",
+    "which week is the black bin",
     "garage door sensor battery died",
-    "local llm throughput on the 3060",
-    "ddc ci vcp codes for input switching",
-    "what did I say about answer style",
+    "the inverter keeps saying grid lost in the afternoons",
+    "how many eggs are the hens laying",
+    "what did I say about british english",
     "prompt caching costs for long sessions",
 ]
 

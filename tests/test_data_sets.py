@@ -21,8 +21,8 @@ FAULTS = {"titles", "file-names", "letters-digits", "numbers", "letters", "word-
 
 
 def cases(name: str) -> list[dict]:
-    with open(DATA / name / "cases.jsonl", encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    text = (DATA / name / "cases.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.split("\n") if line.strip()]
 
 
 def vault(name: str) -> set[str]:
@@ -88,8 +88,8 @@ def norm(text: str) -> str:
 
 def generic() -> list[dict]:
     path = files("notesdb") / "data" / "generic_messages.jsonl"
-    with path.open(encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    text = path.read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.split("\n") if line.strip()]
 
 
 def test_generic_messages_ship_with_the_package() -> None:
@@ -106,6 +106,6 @@ def test_generic_messages_are_not_labelled_messages() -> None:
     labelled = {norm(c["message"]) for name in ("folders", "tiny", "household2") for c in cases(name)}
     fixture = SHARED / "fixtures" / "personal" / "cases.jsonl"
     if fixture.exists():
-        with open(fixture, encoding="utf-8") as f:
-            labelled |= {norm(json.loads(line)["message"]) for line in f if line.strip()}
+        lines = fixture.read_text(encoding="utf-8").split("\n")
+        labelled |= {norm(json.loads(line)["message"]) for line in lines if line.strip()}
     assert not [r["text"] for r in generic() if norm(r["text"]) in labelled]

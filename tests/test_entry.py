@@ -9,13 +9,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE, decision_rows
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
 
 from notesdb.entry import is_hook_call
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
-EVENT = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "s", "prompt": "monswitch is playing up again"})
+EVENT = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "s", "prompt": COVERED_MESSAGE})
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -70,7 +70,7 @@ def test_misplaced_forms_get_help_or_a_usage_error_and_do_not_run_the_hook(
 def test_the_hook_runs_with_its_options_in_any_order(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     r = run("hook", "--no-log", f"--db={db}", "--notes", str(vault), stdin=EVENT)
-    assert r.returncode == 0 and "projects/monswitch.md" in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert r.returncode == 0 and COVERED_NOTE in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 @pytest.mark.parametrize("args", [[], ["--bogus"], ["--notes", "x"]])

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import NOTESDB_EXE, decision_rows as rows
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows as rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +24,6 @@ from notesdb.db import open_db
 from notesdb.sync import sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
-pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
 SHAPE = ["hookSpecificOutput"]
 INNER = ["hookEventName", "additionalContext"]
@@ -104,7 +103,7 @@ def consistent(db: Path, notes: Path) -> None:
 
 FRAGMENTS = [
     '"', "'", "*", ":", "-", "^", "+", "NEAR", "NEAR(", "AND", "OR", "NOT", "(", ")", "{title}:",
-    "title:", "\\", "%", "_", "shield", "tv", "power", "supply", "monswitch", "tegra", "rcm",
+    "title:", "\\", "%", "_", "boiler", "worcester", "ea229", "pressure", "hens", "pickle", "solar",
     "😀", "👩‍👩‍👧", "שלום", "مرحبا", "\u202e", "\u200f", "中文", "日本語", "한국어", "\x00", "\x1b[31m",
     "\x07", "\r\n", "\t", "\ud800", "\udfff", "\ufeff", "\uffff", "e\u0301", "ß", "İ", " ",
 ]  # fmt: skip
@@ -145,8 +144,8 @@ def test_any_message_gets_a_decision(shared_index: tuple[Path, Path], prompt: st
 
 def test_a_pasted_megabyte_of_log(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    line = '2026-01-31T10:00:00Z ERROR conn.py:42 "shield" NEAR(tv) failed: -ECONNREFUSED * (retry 3/5)\n'
-    log = (line * (1_048_576 // len(line) + 1))[:1_048_576] + "why does the shield tv keep rebooting?"
+    line = '2026-01-31T10:00:00Z ERROR conn.py:42 "boiler" NEAR(worcester) failed: -ECONNREFUSED * (retry 3/5)\n'
+    log = (line * (1_048_576 // len(line) + 1))[:1_048_576] + "why does the worcester boiler keep locking out?"
     t0 = time.perf_counter()
     hook(vault, db, event(log))
     assert time.perf_counter() - t0 < 5
@@ -157,13 +156,13 @@ def test_a_pasted_megabyte_of_log(indexed: tuple[Path, Path]) -> None:
 
 def test_nul_in_the_message(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    hook(vault, db, event("monswitch\x00 is \x00playing up\x00"))
+    hook(vault, db, event("worcester\x00 boiler \x00lockout\x00"))
     row = rows(db)[-1]
     assert row["route"] not in ("error", "bad-input")
-    assert row["prompt"] == "monswitch\x00 is \x00playing up\x00"  # stored whole, NULs included
+    assert row["prompt"] == "worcester\x00 boiler \x00lockout\x00"  # stored whole, NULs included
 
 
-@pytest.mark.parametrize("raw", [b'"\\ud800 monswitch"', b'"monswitch \\udfff\\ud800"', b'"\\udc00"'])
+@pytest.mark.parametrize("raw", [b'"\\ud800 worcester"', b'"worcester \\udfff\\ud800"', b'"\\udc00"'])
 def test_lone_surrogates_escaped_in_the_json(indexed: tuple[Path, Path], raw: bytes) -> None:
     vault, db = indexed
     hook(vault, db, b'{"session_id": "\\ud800s", "prompt": ' + raw + b"}")
@@ -175,8 +174,8 @@ def test_lone_surrogates_escaped_in_the_json(indexed: tuple[Path, Path], raw: by
 
 def test_a_byte_order_mark_before_the_json(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    line = hook(vault, db, b"\xef\xbb\xbf" + event("monswitch is playing up again"))[1]
-    assert line is not None and "projects/monswitch.md" in line
+    line = hook(vault, db, b"\xef\xbb\xbf" + event(COVERED_MESSAGE))[1]
+    assert line is not None and COVERED_NOTE in line
 
 
 # --- bad hook input -------------------------------------------------------------
@@ -192,11 +191,11 @@ def test_a_byte_order_mark_before_the_json(indexed: tuple[Path, Path]) -> None:
         (b"[1, 2]", "stdin JSON is a list, not an object"),  # an array
         (b"3.5", "stdin JSON is a float, not an object"),  # a number
         (b"true", "stdin JSON is a bool, not an object"),  # a boolean
-        (b'"monswitch"', "stdin JSON is a str, not an object"),  # a string
+        (b'"worcester"', "stdin JSON is a str, not an object"),  # a string
         (b"{}", "no prompt in the event"),  # no prompt
         (b'{"prompt": null}', "no prompt in the event"),  # null prompt
         (b'{"prompt": 7}', "prompt is not a string"),  # a number
-        (b'{"prompt": {"text": "monswitch"}}', "prompt is not a string"),  # an object
+        (b'{"prompt": {"text": "worcester"}}', "prompt is not a string"),  # an object
     ],
 )
 def test_bad_hook_input(indexed: tuple[Path, Path], stdin: bytes, error: str) -> None:
@@ -292,22 +291,23 @@ def test_the_hook_logs_bad_notes_in_the_decision(indexed: tuple[Path, Path]) -> 
 def test_notes_deleted_or_rewritten_while_indexing(vault: Path, db_path: Path) -> None:
     conn = open_db(db_path)
     order = sorted(p for p, _ in walk_notes(vault))
-    doomed, rewritten = vault / order[100], vault / order[200]
+    first, second = len(order) // 2, len(order) * 3 // 4
+    doomed, rewritten = vault / order[first], vault / order[second]
     seen: list[int] = []
 
     def meddle(done: int, total: int) -> None:  # runs between two files of the real sync
-        if done == 50 and not seen:
+        if done == len(order) // 4 and not seen:
             seen.append(done)
             doomed.unlink()
             rewritten.write_text("# Rewritten mid-sync\n\nzyzzyva\n")
 
     stats = sync(conn, vault, progress=meddle)
     assert seen
-    assert stats.problems.get(order[100]) == ["cannot be read: No such file or directory"]
-    body = conn.execute("SELECT body FROM notes WHERE path = ?", (order[200],)).fetchone()[0]
+    assert stats.problems.get(order[first]) == ["cannot be read: No such file or directory"]
+    body = conn.execute("SELECT body FROM notes WHERE path = ?", (order[second],)).fetchone()[0]
     assert "zyzzyva" in body
     stats = sync(conn, vault)  # the next sync settles the rest
-    assert order[100] not in stats.problems
+    assert order[first] not in stats.problems
     conn.close()
     consistent(db_path, vault)
 
@@ -372,12 +372,12 @@ def test_damaged_database_hook_rebuilds_it_or_stays_silent(indexed: tuple[Path, 
     rebuilt by the hook itself; one written by a newer notesdb is left alone."""
     vault, db = indexed
     content = damage(db, kind)
-    proc, line = hook(vault, db, event("monswitch is playing up again"))
+    proc, line = hook(vault, db, event(COVERED_MESSAGE))
     errors = db.parent / "hook-errors.jsonl"
     aside = sorted(db.parent.glob(db.name + ".damaged-*"))
     if kind == "newer schema":
         assert proc.stdout == b"" and line is None
-        entries = [json.loads(x) for x in errors.read_text().splitlines()]
+        entries = [json.loads(x) for x in errors.read_text().split("\n") if x]
         assert len(entries) == 1 and "newer" in entries[0]["error"]
         assert oct(errors.stat().st_mode & 0o777) == "0o600"
         assert aside == [] and db.read_bytes() == content
@@ -391,7 +391,7 @@ def test_damaged_database_hook_rebuilds_it_or_stays_silent(indexed: tuple[Path, 
         assert f"moved it aside to {aside[0].name} and rebuilt it from the notes" in row["error"]
     if "(0 left for the next messages)" in row["error"]:
         # the whole folder was indexed within the call: it answers at once
-        assert row["spoken"] == 1 and line and "projects/monswitch.md" in line, (row["route"], row["error"])
+        assert row["spoken"] == 1 and line and COVERED_NOTE in line, (row["route"], row["error"])
     else:
         # the index was only begun: silent until it is complete
         assert row["route"] == "new-index" and proc.stdout == b"" and line is None
@@ -399,8 +399,8 @@ def test_damaged_database_hook_rebuilds_it_or_stays_silent(indexed: tuple[Path, 
     for _ in range(5):  # the next messages finish the index and speak again
         if line:
             break
-        proc, line = hook(vault, db, event("monswitch is playing up again"))
-    assert line and "projects/monswitch.md" in line
+        proc, line = hook(vault, db, event(COVERED_MESSAGE))
+    assert line and COVERED_NOTE in line
 
 
 def test_damage_found_after_opening_is_moved_aside_for_the_next_message(indexed: tuple[Path, Path]) -> None:
@@ -411,13 +411,13 @@ def test_damage_found_after_opening_is_moved_aside_for_the_next_message(indexed:
     with open(db, "r+b") as f:  # keep page 1 (header, schema), scribble over every other page
         f.seek(4096)
         f.write(os.urandom(size - 4096))
-    hook(vault, db, event("monswitch is playing up again"))
+    hook(vault, db, event(COVERED_MESSAGE))
     line = None
     for _ in range(6):
-        proc, line = hook(vault, db, event("monswitch is playing up again"))
+        proc, line = hook(vault, db, event(COVERED_MESSAGE))
         if line:
             break
-    assert line and "projects/monswitch.md" in line
+    assert line and COVERED_NOTE in line
     assert sorted(db.parent.glob(db.name + ".damaged-*"))
 
 
@@ -465,6 +465,9 @@ def test_doctor_reports_then_repairs(indexed: tuple[Path, Path], kind: str) -> N
 
 def test_doctor_on_a_healthy_index(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
+    # a note whose front matter is not YAML: an unquoted description that starts with a quoted word
+    (vault / "home" / "nas.md").write_text('---\ndescription: "Fast" disks in the loft NAS\n---\n# NAS\n\nfour disks\n')
+    assert run("index", "--notes", vault, "--db", db).returncode == 0
     proc = run("doctor", "--notes", vault, "--db", db, "--json")
     assert proc.returncode == 0, proc.stdout
     report = json.loads(proc.stdout)
@@ -473,14 +476,14 @@ def test_doctor_on_a_healthy_index(indexed: tuple[Path, Path]) -> None:
     for name in ("database", "schema", "notes", "fts", "vocab", "log", "permissions"):
         assert name in names
     warnings = [c["detail"] for c in report["checks"] if c["status"] == "warning"]
-    assert any(w.startswith("hardware/homelab-server.md: malformed YAML") for w in warnings)
+    assert any(w.startswith("home/nas.md: malformed YAML") for w in warnings), warnings
 
 
 def test_doctor_repairs_fts_vocab_permissions_and_a_stale_index(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("INSERT INTO notes_fts(rowid, title, desc, headings, body) VALUES (999999, 'ghost', '', '', 'ghost')")
-    conn.execute("UPDATE vocab SET doc_freq = doc_freq + 7 WHERE word = 'monswitch'")
+    conn.execute("UPDATE vocab SET doc_freq = doc_freq + 7 WHERE word = 'worcester'")
     conn.close()
     db.chmod(0o644)
     (vault / "projects" / "new-note.md").write_text("# A new note\n\nabout aardvarks\n")
@@ -569,9 +572,18 @@ def mistakes(indexed: tuple[Path, Path], tmp_path: Path) -> dict[str, Path]:
     bad_toml.write_text("[gate\nstrong = \n")
     bad_setting = tmp_path / "bad-setting.toml"
     bad_setting.write_text("[gate]\nno_such_threshold = 1\n")
+    inf_setting = tmp_path / "inf.toml"
+    inf_setting.write_text("[gate]\nstrong_words = inf\n")
+    nan_setting = tmp_path / "nan.toml"
+    nan_setting.write_text("[gate]\nrare_weight = nan\n")
+    fraction = tmp_path / "fraction.toml"
+    fraction.write_text("[gate]\nstrong_words = 2.9\n")
+    huge = tmp_path / "huge.toml"
+    huge.write_text("[gate]\nrare_weight = 1e999\n")
     bad_cases = tmp_path / "cases.jsonl"
     bad_cases.write_text('{"id": "a", "message": "x", "expect": []}\n{not json\n')
-    return {"vault": vault, "db": db, "bad_toml": bad_toml, "bad_setting": bad_setting, "bad_cases": bad_cases, "tmp": tmp_path}
+    return {"vault": vault, "db": db, "bad_toml": bad_toml, "bad_setting": bad_setting, "bad_cases": bad_cases, "tmp": tmp_path,
+            "inf_setting": inf_setting, "nan_setting": nan_setting, "fraction": fraction, "huge": huge}  # fmt: skip
 
 
 MISTAKES = [
@@ -587,8 +599,12 @@ MISTAKES = [
     ("log --purge --before 2026-13-45 --notes {vault} --db {db}", "--before"),  # no such date
     ("log --purge --before 2026-01-31zz --notes {vault} --db {db}", "--before"),  # trailing junk
     ("index --notes {vault} --db {db} --config {bad_toml}", "not valid TOML"),  # broken config
-    ("check monswitch --notes {vault} --db {db} --config {bad_setting}", "no_such_threshold"),  # bad setting
+    ("check worcester --notes {vault} --db {db} --config {bad_setting}", "no_such_threshold"),  # bad setting
     ("index --notes {vault} --db {db} --config {tmp}/none.toml", "config file not found"),  # missing config
+    ("check worcester --notes {vault} --db {db} --config {inf_setting}", "'strong_words' must be a finite number, not inf"),
+    ("check worcester --notes {vault} --db {db} --config {nan_setting}", "'rare_weight' must be a finite number, not nan"),
+    ("check worcester --notes {vault} --db {db} --config {huge}", "'rare_weight' must be a finite number, not inf"),
+    ("check worcester --notes {vault} --db {db} --config {fraction}", "'strong_words' counts words: a whole number, not 2.9"),
     ("doctor --notes {vault} --db {db} --repiar", "No such option"),  # doctor, misspelt option
 ]
 
@@ -607,19 +623,44 @@ def test_a_bad_config_from_the_environment(mistakes: dict[str, Path]) -> None:
     proc = run("index", "--notes", mistakes["vault"], "--db", mistakes["db"], env=env)
     assert "not valid TOML" in one_line_error(proc)
     # the hook, given the same config, stays silent and logs it
-    proc = run("hook", "--notes", mistakes["vault"], "--db", mistakes["db"], stdin=event("monswitch"), env=env)
+    proc = run("hook", "--notes", mistakes["vault"], "--db", mistakes["db"], stdin=event("worcester"), env=env)
     assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
-    entries = (mistakes["db"].parent / "hook-errors.jsonl").read_text().splitlines()
+    entries = [x for x in (mistakes["db"].parent / "hook-errors.jsonl").read_text().split("\n") if x]
     assert "not valid TOML" in json.loads(entries[-1])["error"]
 
 
 def test_an_unknown_hook_option_is_a_usage_error_not_a_silent_hook(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     before = len(rows(db))
-    proc = run("hook", "--notes", vault, "--db", db, "--bogus", stdin=event("monswitch is playing up again"))
+    proc = run("hook", "--notes", vault, "--db", db, "--bogus", stdin=event(COVERED_MESSAGE))
     assert proc.returncode == 2 and proc.stdout == b""
     assert one_line_error(proc) == "Error: No such option: --bogus\n"
     assert len(rows(db)) == before  # the hook did not run
+
+
+def test_doctor_shows_a_bad_config_and_the_hook_errors_while_they_last(mistakes: dict[str, Path]) -> None:
+    vault, db = mistakes["vault"], mistakes["db"]
+    config = mistakes["tmp"] / "notesdb.toml"
+    config.write_text("[gate\nstrong_words = 2\n")
+    env = {**os.environ, "NOTESDB_CONFIG": str(config)}
+    proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE), env=env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    proc = run("doctor", "--notes", vault, "--db", db, env=env)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, out
+    assert f"problem  config: config file {config} is not valid TOML" in out
+    hook_errors = next(line for line in out.split("\n") if line.startswith("problem  hook errors: "))
+    assert "hook-errors.jsonl: 1 entry" in hook_errors and "ConfigError: config file" in hook_errors
+    assert hook_errors.endswith("(no decision logged since: the hook is failing)")
+    assert out.split("\n")[-2] == "2 problems left"
+    config.write_text("[gate]\nstrong_words = 2\n")  # fixed: the next message is judged again
+    proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE), env=env)
+    assert COVERED_NOTE.encode() in proc.stdout
+    proc = run("doctor", "--notes", vault, "--db", db, env=env)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and out.split("\n")[-2] == "healthy", out
+    assert f"ok       config: {config}" in out
+    assert "warning  hook errors: hook-errors.jsonl: 1 entry, newest first: " in out  # history, shown
 
 
 if __name__ == "__main__":  # pragma: no cover

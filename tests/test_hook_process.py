@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import NOTESDB_EXE, decision_rows
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
 
 from notesdb.hook import MAX_LOGGED_PROMPT
 
-pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
 SESSION = "5f0c3f4e-7c1d-4a53-9c0e-2b8f2f6c1a10"
 CWD = "/home/niko/src/monswitch"
@@ -77,14 +76,14 @@ def run_hook(indexed: tuple[Path, Path], stdin: bytes) -> HookRun:
     return HookRun(proc.stdout, context, row)
 
 
-def test_speaks_about_monswitch(indexed: tuple[Path, Path]) -> None:
-    r = run_hook(indexed, event("monswitch is playing up again"))
+def test_speaks_about_the_boiler(indexed: tuple[Path, Path]) -> None:
+    r = run_hook(indexed, event(COVERED_MESSAGE))
     assert r.additional_context is not None
-    assert "projects/monswitch.md" in r.additional_context
+    assert COVERED_NOTE in r.additional_context
     assert r.additional_context.startswith("Notes that may cover this: ")
-    assert json.loads(r.row["notes"])[0] == "projects/monswitch.md"
+    assert json.loads(r.row["notes"])[0] == COVERED_NOTE
     assert r.row["route"] in {"strong", "lead", "rare"}
-    assert (r.row["session_id"], r.row["cwd"], r.row["prompt"]) == (SESSION, CWD, "monswitch is playing up again")
+    assert (r.row["session_id"], r.row["cwd"], r.row["prompt"]) == (SESSION, CWD, COVERED_MESSAGE)
     assert r.row["error"] == ""
 
 
@@ -106,18 +105,52 @@ def test_silent(indexed: tuple[Path, Path], prompt: str, route: str | None) -> N
 
 
 @pytest.mark.parametrize(
+    "prompt",
+    [
+        "/project:deploy staging",  # a project command in a namespace
+        "/mcp__github__list_prs",  # an MCP server's prompt
+        "/init",  # built in, even where a file /init exists (WSL)
+        "/my-own-command with some words",  # a custom command of any name
+    ],
+)
+def test_claude_code_commands_are_skipped(indexed: tuple[Path, Path], prompt: str) -> None:
+    r = run_hook(indexed, event(prompt))
+    assert r.stdout == b"" and r.row["route"] == "slash-command"
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "/var/log/syslog is full of these errors",  # a path with folders
+        "/etc is full",  # a folder at the root
+        "/tmp/boiler.log shows EA229",  # a file
+        "/home/aoife/notes has the worcester boiler manual",
+    ],
+)
+def test_a_message_starting_with_a_path_is_judged(indexed: tuple[Path, Path], prompt: str) -> None:
+    r = run_hook(indexed, event(prompt))
+    assert r.row["route"] != "slash-command"
+    assert r.row["prompt"] == prompt
+
+
+def test_a_path_message_can_speak(indexed: tuple[Path, Path]) -> None:
+    r = run_hook(indexed, event("/var/log/syslog says " + COVERED_MESSAGE))
+    assert r.additional_context is not None and COVERED_NOTE in r.additional_context
+
+
+@pytest.mark.parametrize(
     "stdin, session, error",
     [
         (b"", "", "empty stdin"),  # nothing on stdin
         (b"  \n", "", "empty stdin"),  # only whitespace
         (b"{not json", "", "stdin is not valid JSON: "),  # broken JSON
-        (b'["monswitch is playing up again"]', "", "stdin JSON is a list, not an object"),  # a JSON list
+        (b'["the worcester boiler shows EA229 again"]', "", "stdin JSON is a list, not an object"),  # a JSON list
         (b"null", "", "stdin JSON is null"),  # JSON null
-        (b'"monswitch"', "", "stdin JSON is a str, not an object"),  # a bare JSON string
+        (b'"worcester"', "", "stdin JSON is a str, not an object"),  # a bare JSON string
         (event(drop=("prompt",)), SESSION, "no prompt in the event"),  # no prompt key
         (event(None), SESSION, "no prompt in the event"),  # "prompt": null
         (event(42), SESSION, "prompt is not a string"),  # a number
-        (event(["monswitch"]), SESSION, "prompt is not a string"),  # a list
+        (event(["worcester"]), SESSION, "prompt is not a string"),  # a list
     ],
 )
 def test_bad_input_is_logged_and_silent(
@@ -134,10 +167,10 @@ def test_bad_input_is_logged_and_silent(
 @pytest.mark.parametrize(
     "stdin",
     [
-        event("monswitch " * 200_000),  # a 2 MB paste
-        b'{"prompt": "monswitch caf\xe9 broke", "session_id": "s"}',  # Latin-1 byte inside the JSON
-        event("monswitch \x00 NEAR(\"shield\" OR) * : -"),  # NUL and FTS5 syntax in the message
-        event("\ud800 lone surrogate monswitch"),  # a lone surrogate, escaped in the JSON
+        event("worcester " * 200_000),  # a 2 MB paste
+        b'{"prompt": "worcester caf\xe9 broke", "session_id": "s"}',  # Latin-1 byte inside the JSON
+        event("worcester \x00 NEAR(\"boiler\" OR) * : -"),  # NUL and FTS5 syntax in the message
+        event("\ud800 lone surrogate worcester"),  # a lone surrogate, escaped in the JSON
     ],
 )
 def test_odd_prompts_keep_the_contract(indexed: tuple[Path, Path], stdin: bytes) -> None:
@@ -147,7 +180,7 @@ def test_odd_prompts_keep_the_contract(indexed: tuple[Path, Path], stdin: bytes)
 
 
 def test_each_call_logs_session_cwd_and_time(indexed: tuple[Path, Path]) -> None:
-    messages = ["monswitch is playing up again", "yep", "/clear", "what's the weather like"]
+    messages = [COVERED_MESSAGE, "yep", "/clear", "what's the weather like"]
     for i, m in enumerate(messages):
         stdin = json.loads(event(m))
         stdin["session_id"], stdin["cwd"] = f"session-{i}", f"/work/{i}"
@@ -180,22 +213,22 @@ def guarded_run(indexed: tuple[Path, Path], prompt: str) -> dict[str, Any]:
 
 
 def test_hook_imports_nothing_heavy_when_no_note_changed(indexed: tuple[Path, Path]) -> None:
-    result = guarded_run(indexed, "monswitch is playing up again")
-    assert "projects/monswitch.md" in result["out"]
+    result = guarded_run(indexed, COVERED_MESSAGE)
+    assert COVERED_NOTE in result["out"]
     assert result["loaded"] == []
 
 
 def test_hook_parses_a_changed_note_and_still_skips_the_cli(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    note = vault / "projects" / "monswitch.md"
+    note = vault / COVERED_NOTE
     note.write_text(note.read_text() + "\nzorbitron relay fitted\n")
     st = note.stat()
     os.utime(note, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
-    result = guarded_run(indexed, "monswitch is playing up again")
+    result = guarded_run(indexed, COVERED_MESSAGE)
     assert "markdown_it" in result["loaded"]  # the note was parsed again
     assert set(result["loaded"]) <= {"markdown_it", "yaml"}
     conn = sqlite3.connect(db)
-    assert "zorbitron" in conn.execute("SELECT body FROM notes WHERE path = 'projects/monswitch.md'").fetchone()[0]
+    assert "zorbitron" in conn.execute("SELECT body FROM notes WHERE path = ?", (COVERED_NOTE,)).fetchone()[0]
     conn.close()
 
 
@@ -204,12 +237,12 @@ def test_console_script_path_imports_nothing_heavy(indexed: tuple[Path, Path]) -
     vault, db = indexed
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "notesdb", "hook", "--notes", str(vault), "--db", str(db)],
-        input=event("monswitch is playing up again"),
+        input=event(COVERED_MESSAGE),
         capture_output=True,
         timeout=60,
     )
     assert proc.returncode == 0
-    assert b"projects/monswitch.md" in proc.stdout
+    assert COVERED_NOTE.encode() in proc.stdout
     imported = {
         line.rsplit("|", 1)[1].strip()
         for line in proc.stderr.decode().splitlines()

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import NOTESDB_EXE
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE
 from typer.testing import CliRunner
 
 from notesdb.cli import app
 
-pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
 OTHER_HANDLER = {"type": "command", "command": "/usr/local/bin/audit-prompt", "timeout": 5}
 EXISTING: dict[str, Any] = {
@@ -166,12 +165,12 @@ def test_installed_command_runs_with_spaces_in_paths(
     # run it as every client does: the one command string through a shell
     event = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit",
              "transcript_path": "/tmp/t.jsonl", "permission_mode": "default",
-             "prompt": "monswitch is playing up again"}  # fmt: skip
+             "prompt": COVERED_MESSAGE}  # fmt: skip
     out = subprocess.run(
         ["/bin/sh", "-c", entry["command"]], input=json.dumps(event), capture_output=True, text=True, timeout=60
     )
     assert out.returncode == 0
-    assert "projects/monswitch.md" in json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert COVERED_NOTE in json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 def test_project_scope_writes_under_cwd(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
@@ -443,3 +442,13 @@ def test_bad_client_or_scope(notes: Path, isolated_home: Path, args: list[str], 
     assert (r.returncode, r.stdout, r.stderr) == (1, "", error)
     r = notesdb("hook", "uninstall", *args)
     assert (r.returncode, r.stdout, r.stderr) == (1, "", error)
+
+
+def test_install_refuses_a_config_the_hook_could_not_read(notes: Path, isolated_home: Path) -> None:
+    config = isolated_home / ".config" / "notesdb" / "notesdb.toml"  # the file the hook reads
+    config.parent.mkdir(parents=True)
+    config.write_text("[gate\nstrong_words = 2\n")
+    r = notesdb_process("hook", "install", "--notes", str(notes), "--db", str(notes.parent / "n.db"))
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.startswith(f"Error: config file {config} is not valid TOML") and r.stderr.count("\n") == 1
+    assert not user_settings(isolated_home).exists()  # no hook that would stay silent on every message

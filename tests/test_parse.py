@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from notesdb.parse import MAX_NOTE_BYTES, Note, parse_note
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-VAULT = SHARED / "fixtures" / "personal" / "vault"
+DATA = Path(__file__).resolve().parent / "data"
 
 TOO_LARGE = "larger than 1 MiB: only the first 1 MiB is indexed"
 NOT_UTF8 = "not valid UTF-8: undecodable bytes replaced"
@@ -574,9 +573,29 @@ def test_never_raises_on_pathological_nesting(data: bytes) -> None:
 # --- the shared fixture vault ----------------------------------------------
 
 
-def test_fixture_vault() -> None:
-    if not VAULT.is_dir():
-        pytest.skip(f"fixture vault not found at {VAULT}")
+@pytest.mark.parametrize("folder", ["household2", "folders", "tiny"])
+def test_repository_vaults(folder: str) -> None:
+    """Every note of the labelled folders in tests/data parses well formed and gets a title."""
+    root = DATA / folder / "vault"
+    files = sorted(root.rglob("*.md"))
+    assert files
+    notes = {}
+    for file in files:
+        rel = file.relative_to(root).as_posix()
+        notes[rel] = note = parse_note(rel, file.read_bytes())
+        assert_well_formed(note, rel)
+        assert note.title, rel
+    if folder == "household2":
+        rhiannon = notes["people/rhiannon.md"]  # starts with a UTF-8 BOM
+        assert rhiannon.title == "Rhiannon (bike mechanic)" and rhiannon.problems == []
+        meter = notes["home/water-meter.md"]  # CRLF line ends
+        for field in dataclasses.fields(meter):
+            assert "\r" not in str(getattr(meter, field.name)), field.name
+        assert "Stopcock: under the kitchen sink" in meter.body
+
+
+def test_fixture_vault(shared: Path) -> None:
+    VAULT = shared / "fixtures" / "personal" / "vault"
     notes = {}
     for file in sorted(VAULT.rglob("*.md")):
         rel = file.relative_to(VAULT).as_posix()

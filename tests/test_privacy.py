@@ -13,15 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE
 from test_faults import event, hook, rows
 
 from notesdb.db import open_db
 from notesdb.sync import sync
 
-pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
-SECRET = "my passphrase is quixotic-marmalade-7731 and monswitch is playing up again"
+SECRET = "my passphrase is quixotic-marmalade-7731 and the worcester boiler shows EA229 again"
 NEEDLE = b"quixotic-marmalade-7731"
 
 
@@ -99,9 +98,9 @@ def test_log_purge_deletes_every_prompt_byte(indexed: tuple[Path, Path]) -> None
 
 def test_log_purge_before_a_date(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    hook(vault, db, event("old message about monswitch"))
-    hook(vault, db, event("older message about monswitch"))
-    hook(vault, db, event("new message about monswitch"))
+    hook(vault, db, event("old message about the worcester boiler"))
+    hook(vault, db, event("older message about the worcester boiler"))
+    hook(vault, db, event("new message about the worcester boiler"))
     conn = sqlite3.connect(db)
     ids = [r["id"] for r in rows(db)]
     conn.execute("UPDATE decisions SET time = '2024-03-01T10:00:00.000+00:00' WHERE id = ?", (ids[0],))
@@ -111,11 +110,117 @@ def test_log_purge_before_a_date(indexed: tuple[Path, Path]) -> None:
     base = [str(NOTESDB_EXE), "log", "--purge", "--notes", str(vault), "--db", str(db)]
     proc = subprocess.run([*base, "--before", "2025-01-01"], capture_output=True, text=True)
     assert proc.stdout == "deleted 1 logged decision\n", proc.stderr
-    assert [r["prompt"] for r in rows(db)] == ["older message about monswitch", "new message about monswitch"]
+    assert [r["prompt"] for r in rows(db)] == ["older message about the worcester boiler", "new message about the worcester boiler"]
     proc = subprocess.run([*base, "--before", "2025-07-01T00:00:00+00:00"], capture_output=True, text=True)
     assert proc.stdout == "deleted 1 logged decision\n", proc.stderr
-    assert [r["prompt"] for r in rows(db)] == ["new message about monswitch"]
+    assert [r["prompt"] for r in rows(db)] == ["new message about the worcester boiler"]
     assert b"old message about" not in raw_bytes(db)
+
+
+def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(NOTESDB_EXE), *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def test_index_rebuild_keeps_the_file_and_its_log(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    hook(vault, db, event(SECRET))
+    (vault / "projects" / "extra.md").write_text("# Extra\n\nzyzzyva\n")
+    proc = cli("index", "--rebuild", "--notes", vault, "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("Rebuilt the index from the notes in the same file (the decisions log is kept).\n")
+    assert "could not be read" not in proc.stdout
+    assert sorted(p.name for p in db.parent.iterdir() if ".damaged-" in p.name) == []  # nothing moved aside
+    assert [r["prompt"] for r in rows(db)] == [SECRET]
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 64
+    assert conn.execute("SELECT path FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid "
+                        "WHERE notes_fts MATCH 'zyzzyva'").fetchall() == [("projects/extra.md",)]  # fmt: skip
+    conn.close()
+    out = json.loads(cli("index", "--rebuild", "--json", "--notes", vault, "--db", db).stdout)
+    assert (out["rebuilt"], out["moved_aside"], len(out["added"])) == (True, None, 64)
+
+
+def test_purge_reaches_copies_moved_aside_and_hook_errors(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    hook(vault, db, event(SECRET))
+    # a readable copy moved aside by an older notesdb, and a damaged one holding the secret too
+    readable = db.with_name(db.name + ".damaged-20250101T000000Z")
+    conn = sqlite3.connect(db)
+    conn.execute("VACUUM INTO ?", (str(readable),))
+    conn.close()
+    damaged = db.with_name(db.name + ".damaged-20250202T000000Z")
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200 + NEEDLE)
+    errors = db.with_name("hook-errors.jsonl")
+    errors.write_text(json.dumps({"time": "2025-01-01T00:00:00", "error": f"ValueError: {SECRET}"}) + "\n")
+    proc = cli("log", "--purge", "--notes", vault, "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n") == [
+        "deleted 1 logged decision",
+        f"deleted 1 from {readable.name}, a copy moved aside earlier",
+        f"deleted 1 entry from {errors}",
+        "",
+    ]
+    assert proc.stderr == (
+        f"warning: {damaged} (a damaged copy moved aside) may still hold logged messages and cannot be "
+        "purged: delete it if they must go\n"
+    )
+    assert rows(readable) == [] and NEEDLE not in readable.read_bytes()
+    assert errors.read_text() == ""
+    damaged.unlink()
+    assert NEEDLE not in raw_bytes(db)
+
+
+def test_purge_names_the_exports_it_wrote(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    vault, db = indexed
+    hook(vault, db, event(SECRET))
+    (decision,) = rows(db)
+    assert cli("label", "set", str(decision["id"]), "right", "--notes", vault, "--db", db).returncode == 0
+    export = tmp_path / "cases.jsonl"
+    assert cli("label", "export", export, "--notes", vault, "--db", db).returncode == 0
+    proc = cli("log", "--purge", "--notes", vault, "--db", db)
+    assert proc.returncode == 0
+    assert proc.stderr == (
+        f"warning: {export} (written by 'notesdb label export') still holds logged messages: "
+        "delete it if they must go\n"
+    )
+    export.unlink()
+    assert cli("log", "--purge", "--notes", vault, "--db", db).stderr == ""  # gone: nothing to name
+
+
+def test_label_export_is_owner_only(open_umask: object, indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    vault, db = indexed
+    hook(vault, db, event(SECRET))
+    (decision,) = rows(db)
+    assert cli("label", "set", str(decision["id"]), "right", "--notes", vault, "--db", db).returncode == 0
+    export = tmp_path / "cases.jsonl"
+    export.write_text("an older file, readable by all\n")
+    export.chmod(0o666)
+    proc = cli("label", "export", export, "--notes", vault, "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    assert mode(export) == 0o600
+    assert NEEDLE in export.read_bytes()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_purge_says_when_the_write_ahead_log_stays_busy(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    hook(vault, db, event(SECRET))
+    reader = sqlite3.connect(db, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM decisions").fetchone()  # a read snapshot the checkpoint must wait for
+    try:
+        proc = cli("log", "--purge", "--notes", vault, "--db", db)
+    finally:
+        reader.execute("COMMIT")
+        reader.close()
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (
+        f"Error: deleted 1 logged decision, but another process is using the database, so their text "
+        f"may remain in {db}-wal: run 'notesdb log --purge' again in a moment\n"
+    )
+    proc = cli("log", "--purge", "--notes", vault, "--db", db)  # the retry finishes the job
+    assert (proc.returncode, proc.stdout) == (0, "deleted 0 logged decisions\n")
+    assert NEEDLE not in raw_bytes(db)
 
 
 # --- not storing prompts at all ---------------------------------------------------------
@@ -124,18 +229,18 @@ def test_log_purge_before_a_date(indexed: tuple[Path, Path]) -> None:
 def check_not_stored(vault: Path, db: Path, *extra: str, env: dict[str, str] | None = None) -> None:
     before = len(rows(db))
     outs = []
-    for prompt in (SECRET, "monswitch is playing up again"):
+    for session, prompt in (("s-secret", SECRET), ("s-covered", COVERED_MESSAGE)):  # two conversations
         proc = subprocess.run(
             [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db), *extra],
-            input=event(prompt), capture_output=True, env=env, timeout=60,
+            input=event(prompt, session=session), capture_output=True, env=env, timeout=60,
         )  # fmt: skip
         assert proc.returncode == 0 and proc.stderr == b""
         outs.append(proc.stdout)
-    assert b"projects/monswitch.md" in outs[1]  # it still answers
+    assert COVERED_NOTE.encode() in outs[1]  # it still answers
     after = rows(db)
     assert len(after) == before + 2  # and still logs each decision, without the prompt
     assert [r["prompt"] for r in after[-2:]] == [None, None]
-    assert after[-2]["route"] and json.loads(after[-1]["notes"])[0] == "projects/monswitch.md"
+    assert after[-2]["route"] and json.loads(after[-1]["notes"])[0] == COVERED_NOTE
     assert NEEDLE not in raw_bytes(db)
 
 
@@ -200,11 +305,11 @@ def test_the_hook_opens_no_socket(vault: Path, tmp_path: Path, monkeypatch: pyte
     db = tmp_path / "data" / "notes.db"
     args = ["--notes", str(vault), "--db", str(db)]
     try:
-        outs = [hook_module.run(event("monswitch is playing up again"), args) for _ in range(6)]
+        outs = [hook_module.run(event(COVERED_MESSAGE), args) for _ in range(6)]
         outs.append(hook_module.run(event(SECRET), args))
         outs.append(hook_module.run(b"{broken", args))
     finally:
         watching[0] = False
     assert attempts == [] and audited == []
-    assert any("projects/monswitch.md" in o for o in outs)  # the whole path ran: create, index, speak
+    assert any(COVERED_NOTE in o for o in outs)  # the whole path ran: create, index, speak
     assert len(rows(db)) == 8

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE, SHARED, copy_vault
+from conftest import NOTESDB_EXE, PERSONAL_VAULT, copy_vault
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from judgement import half_of  # noqa: E402
@@ -40,11 +40,11 @@ def run_eval(cases: Path, vault: Path, db: Path) -> dict:
     return json.loads(out.stdout)
 
 
-def test_personal_set_meets_the_bar(tmp_path: Path, indexed_template: Path) -> None:
-    vault = copy_vault(tmp_path / "vault")
+def test_personal_set_meets_the_bar(tmp_path: Path, shared: Path, personal_template: Path) -> None:
+    vault = copy_vault(tmp_path / "vault", PERSONAL_VAULT)
     db = tmp_path / "eval.db"
-    shutil.copy(indexed_template, db)
-    cases = check_half(SHARED / "fixtures" / "personal" / "cases.jsonl", tmp_path / "check.jsonl")
+    shutil.copy(personal_template, db)
+    cases = check_half(shared / "fixtures" / "personal" / "cases.jsonl", tmp_path / "check.jsonl")
     s = run_eval(cases, vault, db)
     assert s["cases"] == 40 and s["covered"] == 23 and s["uncovered"] == 17
     assert s["precision"] >= 0.95, s["failures"]
@@ -52,10 +52,9 @@ def test_personal_set_meets_the_bar(tmp_path: Path, indexed_template: Path) -> N
     assert s["silent"] >= 16, s["failures"]
 
 
-def test_chat_set_stays_silent(tmp_path: Path) -> None:
-    script = SHARED / "eval" / "make_sets.py"
-    if not script.exists():
-        pytest.skip("shared/eval/make_sets.py not found")
+def test_chat_set_stays_silent(tmp_path: Path, shared: Path) -> None:
+    script = shared / "eval" / "make_sets.py"
+    assert script.exists(), f"{script} is missing from the shared folder"
     out = tmp_path / "sets"
     subprocess.run([sys.executable, str(script), str(out), "--sets", "chat"], check=True,
                    capture_output=True, timeout=300)  # fmt: skip

@@ -9,27 +9,31 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE, SHARED, copy_vault
+from conftest import NOTESDB_EXE, PERSONAL_VAULT, SHARED, copy_vault
 
 CASES = SHARED / "fixtures" / "personal" / "cases.jsonl"
-if not CASES.exists():
-    pytest.skip(f"shared fixtures not found at {SHARED}", allow_module_level=True)
 
 
 def case_message(case_id: str) -> str:
-    for line in CASES.read_text(encoding="utf-8").splitlines():
-        obj = json.loads(line)
-        if obj["id"] == case_id:
-            return obj["message"]
+    """The message of a case of the shared personal set."""
+    for line in CASES.read_text(encoding="utf-8").split("\n"):
+        if line.strip() and (obj := json.loads(line))["id"] == case_id:
+            return str(obj["message"])
     raise KeyError(case_id)
 
 
+def message(m: str) -> str:
+    """``case:ID`` stands for that case's message (read when a test runs, so that the module
+    loads without ../shared and its tests skip); anything else is the message itself."""
+    return case_message(m[5:]) if m.startswith("case:") else m
+
+
 @pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory, indexed_template: Path) -> tuple[Path, Path]:
+def indexed(tmp_path_factory: pytest.TempPathFactory, personal_template: Path) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("stories")
-    vault = copy_vault(folder / "vault")
+    vault = copy_vault(folder / "vault", PERSONAL_VAULT)
     db = folder / "notes.db"
-    shutil.copy(indexed_template, db)
+    shutil.copy(personal_template, db)
     return vault, db
 
 
@@ -65,27 +69,27 @@ SPEAKS = [
     # a misspelt key word: "sheild" corrects to shield (FORMAT.md's own example message)
     ("my sheild tv is bricked again, where do i start", "hardware/shield-tv-recovery.md"),
     # "merc" is only a prefix of "mercedes"; "undertrays" sits in the car note's headings
-    (case_message("p007"), "vehicles/mercedes-w204.md"),
+    ("case:p007", "vehicles/mercedes-w204.md"),
     # the phone note from its fingerprint sensor
-    (case_message("p013"), "hardware/pixel-6a.md"),
+    ("case:p013", "hardware/pixel-6a.md"),
     # the probe note, from its wiring question
-    (case_message("p014"), "hardware/debugprobe-swd.md"),
+    ("case:p014", "hardware/debugprobe-swd.md"),
     # the display-switching tool from its invented name alone
-    (case_message("p017"), "projects/monswitch.md"),
+    ("case:p017", "projects/monswitch.md"),
 ]
 
 SILENT = [
     "yep",  # chit-chat: nothing searchable
     "make it public",  # chit-chat: everyday words only
-    case_message("p069"),  # "thips" must not become a note word and speak
-    case_message("p056"),  # a pasted server listing: long, but about no note
-    case_message("p081"),  # the battery-label joke: 'battery', 'power', 'remote'
+    "case:p069",  # "thips" must not become a note word and speak
+    "case:p056",  # a pasted server listing: long, but about no note
+    "case:p081",  # the battery-label joke: 'battery', 'power', 'remote'
 ]
 
 
 @pytest.mark.parametrize("prompt,path", SPEAKS, ids=[p for _, p in SPEAKS])
 def test_the_hook_names_the_note(indexed: tuple[Path, Path], prompt: str, path: str) -> None:
-    obj = hook(indexed, prompt)
+    obj = hook(indexed, message(prompt))
     assert obj is not None, f"silent on {prompt!r}"
     line = obj["hookSpecificOutput"]["additionalContext"]
     assert line.startswith("Notes that may cover this: ")
@@ -102,7 +106,7 @@ def _paths_in(line: str) -> list[str]:
 
 @pytest.mark.parametrize("prompt", SILENT, ids=["yep", "make-it-public", "thips", "server-listing", "battery-joke"])
 def test_the_hook_stays_silent(indexed: tuple[Path, Path], prompt: str) -> None:
-    assert hook(indexed, prompt) is None
+    assert hook(indexed, message(prompt)) is None
 
 
 def check(indexed: tuple[Path, Path], message: str, *args: str) -> subprocess.CompletedProcess[str]:
