@@ -824,3 +824,25 @@ def doctor_cmd(
         typer.echo("healthy" if report.healthy else f"{left} problem{'s' if left != 1 else ''} left")
     if not report.healthy:
         raise typer.Exit(1)
+
+
+@app.command("mcp")
+def mcp_cmd(
+    notes: NotesOpt = None,
+    db: DbOpt = None,
+    config: ConfigOpt = None,
+    no_log: Annotated[bool, typer.Option("--no-log", help="Do not store prompt text in the log.")] = False,
+    no_warm: Annotated[bool, typer.Option("--no-warm", help="Do not answer 'notesdb hook --warm' on the database's socket.")] = False,
+) -> None:
+    """Run the MCP server on stdio (search, read_note, why, hook); needs 'notesdb[mcp]'."""
+    try:
+        import mcp.server  # noqa: F401
+    except ImportError:
+        fail("the MCP server needs the mcp package: pip install 'notesdb[mcp]'")
+    from notesdb.server import Place, main
+
+    place = Place(
+        notes=str(notes) if notes else None, db=str(db) if db else None,
+        config=str(config) if config else None, no_log=no_log,
+    )  # fmt: skip
+    raise typer.Exit(main(place, warm=not no_warm))

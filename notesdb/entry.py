@@ -21,13 +21,13 @@ __all__ = ["main", "is_hook_call"]
 
 #: Options of ``notesdb hook`` that take a value, and the one flag.
 HOOK_VALUE_OPTIONS = ("--notes", "--db", "--config")
-HOOK_FLAGS = ("--no-log",)
+HOOK_FLAGS = ("--no-log", "--warm")
 
 
 def is_hook_call(argv: list[str]) -> bool:
     """True when ``argv`` (without the program name) is ``hook`` followed only by the hook's own
-    options, in any order: ``--notes DIR``, ``--db PATH``, ``--config FILE`` (or ``--opt=value``)
-    and ``--no-log``."""
+    options, in any order: ``--notes DIR``, ``--db PATH``, ``--config FILE`` (or ``--opt=value``),
+    ``--no-log`` and ``--warm`` (ask the resident process first, :mod:`notesdb.warm`)."""
     if argv[:1] != ["hook"]:
         return False
     i = 1
@@ -57,7 +57,10 @@ def main() -> None:
     """Run ``notesdb`` with ``sys.argv``."""
     argv = sys.argv[1:]
     if is_hook_call(argv):
-        from notesdb.hook import main as hook_main
+        if "--warm" in argv:  # ask the resident process first (notesdb.warm)
+            from notesdb.warm import hook_main
+        else:
+            from notesdb.hook import main as hook_main
 
         code = hook_main(argv[1:])
         # The answer is written and the database closed: end here, without the interpreter's

@@ -137,7 +137,7 @@ def test_a_new_database_is_stamped(db_path: Path) -> None:
 def test_a_database_made_before_the_stamp_is_recognised_and_stamped(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
     conn = sqlite3.connect(db_path, isolation_level=None)
-    migrations.apply(Database(conn), stop_before="m008_application_id")
+    migrations.apply(Database(conn), stop_before="m010_application_id")
     conn.execute("INSERT INTO decisions(time, prompt) VALUES ('2026-01-01T00:00:00', 'kept')")
     assert conn.execute("PRAGMA application_id").fetchone()[0] == 0
     conn.close()

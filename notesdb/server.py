@@ -1,0 +1,304 @@
+"""``notesdb mcp``: an MCP server on stdio (the official ``mcp`` SDK, 2.x ``MCPServer``).
+
+Tools for the assistant:
+
+- ``search(query, limit)``: the notes ranked for the words, with the same ranking and typo
+  corrections as ``notesdb search``;
+- ``read_note(path)``: the text of one indexed note, by its path inside the notes folder
+  (anything else is refused);
+- ``why(session_id)``: the last logged decision (of that session, when given), and why it
+  named what it named, judged again on today's index;
+- ``hook(message, session_id, cwd)``: the ``UserPromptSubmit`` answer as hook JSON
+  (``{"hookSpecificOutput": {...}}``), or ``{}`` for silence, for a hook of type
+  ``mcp_tool``. Decided and logged by :func:`notesdb.hook.run`, exactly as ``notesdb hook``.
+
+Every tool syncs the index first (a no-change sync costs a directory listing). The process
+also serves ``notesdb hook --warm`` on a Unix socket beside the database
+(:mod:`notesdb.warm`), started before ``mcp`` is imported, and warms itself up (imports,
+index, English word list) in the background.
+
+Needs the ``mcp`` extra (``pip install 'notesdb[mcp]'``); nothing on the command hook's path
+imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = ["Place", "build_server", "main", "MAX_SEARCH_LIMIT", "MAX_READ_CHARS"]
+
+#: Notes one ``search`` call returns at most (the CLI's default is 10).
+MAX_SEARCH_LIMIT: Final = 50
+#: Characters of a note ``read_note`` returns at most (the indexer reads at most 1 MiB of a
+#: note, ``store.READ_LIMIT``).
+MAX_READ_CHARS: Final = 1024 * 1024
+#: Decisions searched backwards for one session by ``why``.
+WHY_LOOKBACK: Final = 500
+
+INSTRUCTIONS = (
+    "notesdb indexes the person's Markdown notes. Use search to find notes about something, "
+    "read_note to read one by the path that search or notesdb's line before a message gives, "
+    "and why to see why that line named the notes it named (or stayed silent)."
+)
+
+
+@dataclass
+class Place:
+    """Where the server works: the options it was started with (None: environment, config
+    file, defaults; resolved on every call, like ``notesdb hook``)."""
+
+    notes: str | None = None
+    db: str | None = None
+    config: str | None = None
+    no_log: bool = False
+
+    def hook_argv(self) -> list[str]:
+        """The arguments ``notesdb hook`` would get."""
+        out: list[str] = []
+        for name, value in (("--notes", self.notes), ("--db", self.db), ("--config", self.config)):
+            if value:
+                out += [name, value]
+        if self.no_log:
+            out.append("--no-log")
+        return out
+
+    def paths(self) -> tuple[Path, Path]:
+        """The notes folder and database.
+
+        :raises NotesdbError: no notes folder is set, it does not exist, or the database
+            would be inside it
+        """
+        from notesdb import config as cfg
+        from notesdb.errors import NotesdbError
+
+        notes = cfg.resolve_notes(self.notes)
+        if not notes.is_dir():
+            raise NotesdbError(f"notes folder not found: {notes}")
+        return notes, cfg.resolve_db(self.db, notes)
+
+    def open(self) -> tuple[Path, sqlite3.Connection, Any]:
+        """Open the database and sync it with the folder; the caller closes the connection.
+
+        :returns: (notes folder, connection, config)
+        :raises NotesdbError: as :meth:`paths`, or the database cannot be opened
+        """
+        from notesdb import config as cfg
+        from notesdb.store import open_db, sync
+
+        notes, db = self.paths()
+        conf = cfg.load_config(self.config)
+        conn = open_db(db)
+        try:
+            sync(conn, notes, skip=conf.skip)
+        except sqlite3.OperationalError:  # busy: another process is writing; answer from the index
+            pass
+        return notes, conn, conf
+
+
+def _error(e: Exception) -> Exception:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    return ToolError(str(e))
+
+
+def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
+    """The ``search`` tool: notes ranked for ``query``; the ``--json`` shape of ``notesdb search``.
+
+    :returns: ``{"query", "corrections": [{"from","to"}], "expansions": [...], "results":
+        [{"rank", "score", "bm25", "title", "path", "desc"}]}``
+    :raises NotesdbError: see :meth:`Place.open`
+    """
+    from notesdb.query import build_query
+    from notesdb.rank import rank
+    from notesdb.store import note_count
+
+    limit = max(1, min(int(limit), MAX_SEARCH_LIMIT))
+    _, conn, _ = place.open()
+    try:
+        q = build_query(conn, query, note_count(conn))
+        r = rank(conn, q, limit=max(limit, 20))
+    finally:
+        conn.close()
+    return {
+        "query": query,
+        "corrections": [{"from": a, "to": b} for a, b in q.corrections],
+        "expansions": [{"from": a, "to": b} for a, b in q.expansions],
+        "results": [
+            {"rank": i + 1, "score": round(c.evidence, 3), "bm25": round(c.bm25, 3),
+             "title": c.title, "path": c.path, "desc": c.desc}
+            for i, c in enumerate(r.candidates[:limit])
+        ],
+    }
+
+
+def read_note(place: Place, path: str) -> str:
+    """The ``read_note`` tool: the text of the indexed note at ``path`` (relative to the notes
+    folder, as ``search`` gives it), at most ``MAX_READ_CHARS`` characters.
+
+    :raises NotesdbError: ``path`` is not an indexed note, or leads outside the notes folder
+        (``..``, an absolute path, a symlink out), or cannot be read
+    """
+    from notesdb.errors import NotesdbError
+
+    notes, conn, _ = place.open()
+    try:
+        known = conn.execute("SELECT 1 FROM notes WHERE path = ?", (path,)).fetchone()
+    finally:
+        conn.close()
+    if not known:
+        raise NotesdbError(f"not a note in the notes folder: {path!r} (use a path that search returns)")
+    root = notes.resolve()
+    full = (root / path).resolve()
+    if not full.is_relative_to(root) or not full.is_file():
+        raise NotesdbError(f"refused: {path!r} does not lead to a file inside the notes folder")
+    try:
+        with open(full, "rb") as f:
+            data = f.read(MAX_READ_CHARS * 4)
+    except OSError as e:
+        raise NotesdbError(f"cannot read {path!r}: {e.strerror}") from None
+    text = data.decode("utf-8", "replace")
+    if len(text) > MAX_READ_CHARS:
+        text = text[:MAX_READ_CHARS] + "\n[... cut at 1 MiB]"
+    return text
+
+
+def why(place: Place, session_id: str = "") -> dict[str, Any]:
+    """The ``why`` tool: the last logged decision (of ``session_id`` when given) and, when its
+    prompt was logged, the same message judged again now (route, reasons, candidates,
+    corrections; the index may have changed since).
+
+    :returns: ``{"decision": {...} | None, "now": {...} | None}``
+    :raises NotesdbError: see :meth:`Place.open`
+    """
+    from notesdb.decide import decide
+    from notesdb.log import latest
+
+    _, conn, conf = place.open()
+    try:
+        rows = latest(conn, WHY_LOOKBACK if session_id else 1)
+        if session_id:
+            rows = [r for r in rows if r["session_id"] == session_id]
+        if not rows:
+            return {"decision": None, "now": None,
+                    "note": "no decision logged" + (f" for session {session_id}" if session_id else "")}
+        row = rows[0]
+        keep = ("time", "session_id", "prompt", "spoken", "line", "notes", "route", "top_scores", "error")
+        now = decide(conn, row["prompt"], conf.gate).to_json() if row["prompt"] is not None else None
+    finally:
+        conn.close()
+    return {"decision": {k: row[k] for k in keep}, "now": now}
+
+
+def hook_answer(place: Place, message: str, session_id: str = "", cwd: str = "") -> str:
+    """The ``hook`` tool: what ``notesdb hook`` prints for this message, or ``"{}"`` for
+    silence (an empty answer is not silence for Claude Code's ``mcp_tool`` hooks). Logged.
+    Never raises."""
+    from notesdb.hook import run
+
+    raw = json.dumps({"prompt": message, "session_id": session_id, "cwd": cwd,
+                      "hook_event_name": "UserPromptSubmit"}, ensure_ascii=False)
+    return run(raw.encode("utf-8", "surrogatepass"), place.hook_argv()) or "{}"
+
+
+def warm_up(place: Place) -> None:
+    """Load what judging needs (modules, index, English word list) before the first message;
+    logs nothing. Problems are left for the first real call to report."""
+    try:
+        from notesdb.decide import decide
+
+        _, conn, conf = place.open()
+        try:
+            decide(conn, "warm up notes index", conf.gate)
+        finally:
+            conn.close()
+    except Exception:
+        pass
+
+
+def build_server(place: Place) -> Any:
+    """The MCP server with its four tools (``mcp.server.MCPServer``)."""
+    from mcp.server import MCPServer
+
+    from notesdb import __version__
+    from notesdb.errors import NotesdbError
+
+    server = MCPServer("notesdb", instructions=INSTRUCTIONS, version=__version__)
+
+    @server.tool()
+    def search(query: str, limit: int = 10) -> dict[str, Any]:
+        """Search the Markdown notes (BM25 over title, description, headings, body, with typo
+        correction). Returns ranked notes with their paths."""
+        try:
+            return search_notes(place, query, limit)
+        except NotesdbError as e:
+            raise _error(e) from None
+
+    @server.tool(name="read_note")
+    def read_note_tool(path: str) -> str:
+        """Read one note by its path inside the notes folder (as search returns it)."""
+        try:
+            return read_note(place, path)
+        except NotesdbError as e:
+            raise _error(e) from None
+
+    @server.tool(name="why")
+    def why_tool(session_id: str = "") -> dict[str, Any]:
+        """Why the last 'Notes that may cover this' decision named what it named (or stayed
+        silent): the logged decision and the same message judged again now."""
+        try:
+            return why(place, session_id)
+        except NotesdbError as e:
+            raise _error(e) from None
+
+    @server.tool()
+    def hook(message: str, session_id: str = "", cwd: str = "") -> str:
+        """For a UserPromptSubmit hook of type mcp_tool: hook JSON naming the notes that cover
+        the message, or {} when none does."""
+        return hook_answer(place, message, session_id, cwd)
+
+    return server
+
+
+def main(place: Place, warm: bool = True) -> int:
+    """Serve MCP on stdio until the client closes it; with ``warm``, also serve
+    ``notesdb hook --warm`` on the database's socket. Returns the exit code."""
+    listener = None
+    if warm:
+        try:
+            from notesdb.hook import run
+            from notesdb.warm import WarmListener, socket_path
+
+            _, db = place.paths()
+            listener = WarmListener(socket_path(db), run)
+            listener.start()
+        except Exception as e:  # no notes folder yet: the tools say so when called
+            print(f"notesdb mcp: not serving the hook socket: {e}", file=sys.stderr)
+    threading.Thread(target=warm_up, args=(place,), name="notesdb-warm-up", daemon=True).start()
+
+    def stop(signum: int, frame: Any) -> None:
+        # Clients stop a stdio server with SIGINT, then SIGTERM. The SDK reads stdin in a
+        # worker thread that a signal cannot interrupt, so end here: remove the socket, exit.
+        if listener is not None:
+            listener.close()
+        os._exit(0)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        build_server(place).run()  # stdio, until the client closes it
+    finally:
+        if listener is not None:
+            listener.close()
+    return 0
+
+
+if __name__ == "__main__":  # python -m notesdb.server
+    sys.exit(main(Place(os.environ.get("NOTESDB_NOTES"), os.environ.get("NOTESDB_DB"))))

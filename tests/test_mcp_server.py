@@ -1,0 +1,161 @@
+"""``notesdb mcp`` as an MCP client sees it: the real server process over stdio, driven by the
+official SDK's own client."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from conftest import NOTESDB_EXE, decision_rows
+
+mcp = pytest.importorskip("mcp")
+from mcp import Client  # noqa: E402
+from mcp.client.stdio import StdioServerParameters  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+
+HIT = "monswitch is playing up again"
+MISS = "thanks, that worked"
+
+
+def params(vault: Path, db: Path, *extra: str) -> StdioServerParameters:
+    env = {k: os.environ[k] for k in ("HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "PATH")}
+    return StdioServerParameters(
+        command=str(NOTESDB_EXE), args=["mcp", "--notes", str(vault), "--db", str(db), *extra], env=env
+    )
+
+
+def session(p: StdioServerParameters, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """Start the server, call each tool in order, return the results; the server stops after."""
+
+    async def go() -> list[Any]:
+        out = []
+        async with Client(p, read_timeout_seconds=60) as client:
+            out.append(sorted(t.name for t in (await client.list_tools()).tools))
+            for name, args in calls:
+                out.append(await client.call_tool(name, args))
+        return out
+
+    return anyio.run(go)
+
+
+def text(result: Any) -> str:
+    assert len(result.content) == 1
+    return result.content[0].text
+
+
+def cli_line(vault: Path, db: Path, message: str) -> str:
+    proc = subprocess.run(
+        [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db), "--no-log"],
+        input=json.dumps({"prompt": message}).encode(), capture_output=True, timeout=60,
+    )
+    return proc.stdout.decode().strip()
+
+
+def test_tools_listed_and_hook_answers_hook_json_or_empty_object(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    tools, hit, miss = session(params(vault, db), [
+        ("hook", {"message": HIT, "session_id": "s-1", "cwd": "/tmp/p"}),
+        ("hook", {"message": MISS}),
+    ])
+    assert tools == ["hook", "read_note", "search", "why"]
+    answer = json.loads(text(hit))
+    assert answer["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert "projects/monswitch.md" in answer["hookSpecificOutput"]["additionalContext"]
+    assert text(miss) == "{}"  # an empty string is not silence for Claude Code
+    # logged like the hook logs
+    rows = decision_rows(db)
+    assert [(r["prompt"], r["spoken"], r["session_id"], r["cwd"]) for r in rows] == [
+        (HIT, 1, "s-1", "/tmp/p"), (MISS, 0, "", "")]
+    assert json.loads(rows[0]["notes"]) == ["projects/monswitch.md"]
+    # the same answer the command hook prints
+    assert text(hit) == cli_line(vault, db, HIT)
+
+
+def test_search_matches_the_search_command_with_corrections(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    query = "monswtich input"  # a typo the vocabulary corrects
+    _, res = session(params(vault, db), [("search", {"query": query, "limit": 5})])
+    assert not res.is_error
+    got = json.loads(text(res))
+    cli = subprocess.run(
+        [str(NOTESDB_EXE), "search", query, "--notes", str(vault), "--db", str(db), "--limit", "5", "--json"],
+        capture_output=True, timeout=60, check=True,
+    )
+    assert got == json.loads(cli.stdout)
+    assert {"from": "monswtich", "to": "monswitch"} in got["corrections"]
+    assert got["results"][0]["path"] == "projects/monswitch.md"
+    assert len(got["results"]) == 5
+
+
+def test_read_note_reads_indexed_notes_and_refuses_everything_else(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    vault, db = indexed
+    secret = tmp_path / "secret.md"
+    secret.write_text("# secret\nPRIVATE-CONTENT\n")
+    (vault / "projects" / "escape.md").symlink_to(secret)
+    _, ok, up, absolute, missing, link = session(params(vault, db), [
+        ("read_note", {"path": "projects/monswitch.md"}),
+        ("read_note", {"path": "../secret.md"}),
+        ("read_note", {"path": str(secret)}),
+        ("read_note", {"path": "projects/nope.md"}),
+        ("read_note", {"path": "projects/escape.md"}),
+    ])
+    assert not ok.is_error
+    assert text(ok) == (vault / "projects" / "monswitch.md").read_text()
+    for res in (up, absolute, missing, link):
+        assert res.is_error
+        assert "not a note in the notes folder" in text(res) or "refused" in text(res)
+        assert "PRIVATE-CONTENT" not in text(res)
+
+
+def test_why_explains_the_last_decision_of_a_session(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    _, _, _, res, other, none = session(params(vault, db), [
+        ("hook", {"message": HIT, "session_id": "a"}),
+        ("hook", {"message": MISS, "session_id": "b"}),
+        ("why", {"session_id": "a"}),
+        ("why", {}),
+        ("why", {"session_id": "nobody"}),
+    ])
+    got = json.loads(text(res))
+    assert got["decision"]["prompt"] == HIT
+    assert got["decision"]["notes"] == ["projects/monswitch.md"]
+    assert got["now"]["spoken"] is True
+    assert got["now"]["route"] == got["decision"]["route"]
+    assert got["now"]["reasons"]
+    assert json.loads(text(other))["decision"]["prompt"] == MISS  # the newest of any session
+    assert json.loads(text(none))["decision"] is None
+
+
+def test_tools_sync_before_answering(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    (vault / "projects" / "zorbitron.md").write_text("# Zorbitron relay\n\nThe zorbitron relay fitted in the shed.\n")
+    _, res = session(params(vault, db), [("search", {"query": "zorbitron"})])
+    assert json.loads(text(res))["results"][0]["path"] == "projects/zorbitron.md"
+
+
+def test_no_notes_folder_is_a_tool_error_not_a_crash(tmp_path: Path) -> None:
+    p = params(tmp_path / "missing", tmp_path / "n.db")
+    _, res, hook = session(p, [("search", {"query": "x"}), ("hook", {"message": HIT})])
+    assert res.is_error and "notes folder not found" in text(res)
+    assert text(hook) == "{}"
+
+
+def test_mcp_without_the_sdk_installed_says_how_to_get_it(tmp_path: Path) -> None:
+    # a sitecustomize that hides the mcp package, as on an install without the extra
+    (tmp_path / "hide").mkdir()
+    (tmp_path / "hide" / "sitecustomize.py").write_text(
+        "import sys\nclass _Hide:\n    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'mcp' or name.startswith('mcp.'):\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, _Hide())\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "hide"))
+    proc = subprocess.run([str(NOTESDB_EXE), "mcp"], env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 1
+    assert proc.stderr.decode().strip() == "Error: the MCP server needs the mcp package: pip install 'notesdb[mcp]'"
