@@ -38,7 +38,7 @@ __all__ = ["Place", "build_server", "main", "MAX_SEARCH_LIMIT", "MAX_READ_CHARS"
 #: Notes one ``search`` call returns at most (the CLI's default is 10).
 MAX_SEARCH_LIMIT: Final = 50
 #: Characters of a note ``read_note`` returns at most (the indexer reads at most 1 MiB of a
-#: note, ``store.READ_LIMIT``).
+#: note, ``sync.READ_LIMIT``).
 MAX_READ_CHARS: Final = 1024 * 1024
 #: Decisions searched backwards for one session by ``why``.
 WHY_LOOKBACK: Final = 500
@@ -91,7 +91,8 @@ class Place:
         :raises NotesdbError: as :meth:`paths`, or the database cannot be opened
         """
         from notesdb import config as cfg
-        from notesdb.store import open_db, sync
+        from notesdb.db import open_db
+        from notesdb.sync import sync
 
         notes, db = self.paths()
         conf = cfg.load_config(self.config)
@@ -118,7 +119,7 @@ def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
     """
     from notesdb.query import build_query
     from notesdb.rank import rank
-    from notesdb.store import note_count
+    from notesdb.db import note_count
 
     limit = max(1, min(int(limit), MAX_SEARCH_LIMIT))
     _, conn, _ = place.open()

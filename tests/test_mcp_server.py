@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
-from conftest import NOTESDB_EXE, decision_rows
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
 
 mcp = pytest.importorskip("mcp")
 from mcp import Client  # noqa: E402
@@ -19,7 +19,7 @@ from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
-HIT = "monswitch is playing up again"
+HIT = COVERED_MESSAGE
 MISS = "thanks, that worked"
 
 
@@ -66,20 +66,20 @@ def test_tools_listed_and_hook_answers_hook_json_or_empty_object(indexed: tuple[
     assert tools == ["hook", "read_note", "search", "why"]
     answer = json.loads(text(hit))
     assert answer["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
-    assert "projects/monswitch.md" in answer["hookSpecificOutput"]["additionalContext"]
+    assert f"({vault / COVERED_NOTE})" in answer["hookSpecificOutput"]["additionalContext"]
     assert text(miss) == "{}"  # an empty string is not silence for Claude Code
     # logged like the hook logs
     rows = decision_rows(db)
     assert [(r["prompt"], r["spoken"], r["session_id"], r["cwd"]) for r in rows] == [
         (HIT, 1, "s-1", "/tmp/p"), (MISS, 0, "", "")]
-    assert json.loads(rows[0]["notes"]) == ["projects/monswitch.md"]
+    assert json.loads(rows[0]["notes"]) == [COVERED_NOTE]
     # the same answer the command hook prints
     assert text(hit) == cli_line(vault, db, HIT)
 
 
 def test_search_matches_the_search_command_with_corrections(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    query = "monswtich input"  # a typo the vocabulary corrects
+    query = "worcster service"  # a typo the vocabulary corrects
     _, res = session(params(vault, db), [("search", {"query": query, "limit": 5})])
     assert not res.is_error
     got = json.loads(text(res))
@@ -88,8 +88,8 @@ def test_search_matches_the_search_command_with_corrections(indexed: tuple[Path,
         capture_output=True, timeout=60, check=True,
     )
     assert got == json.loads(cli.stdout)
-    assert {"from": "monswtich", "to": "monswitch"} in got["corrections"]
-    assert got["results"][0]["path"] == "projects/monswitch.md"
+    assert {"from": "worcster", "to": "worcester"} in got["corrections"]
+    assert got["results"][0]["path"] == COVERED_NOTE
     assert len(got["results"]) == 5
 
 
@@ -97,16 +97,16 @@ def test_read_note_reads_indexed_notes_and_refuses_everything_else(indexed: tupl
     vault, db = indexed
     secret = tmp_path / "secret.md"
     secret.write_text("# secret\nPRIVATE-CONTENT\n")
-    (vault / "projects" / "escape.md").symlink_to(secret)
+    (vault / "home" / "escape.md").symlink_to(secret)
     _, ok, up, absolute, missing, link = session(params(vault, db), [
-        ("read_note", {"path": "projects/monswitch.md"}),
+        ("read_note", {"path": COVERED_NOTE}),
         ("read_note", {"path": "../secret.md"}),
         ("read_note", {"path": str(secret)}),
-        ("read_note", {"path": "projects/nope.md"}),
-        ("read_note", {"path": "projects/escape.md"}),
+        ("read_note", {"path": "home/nope.md"}),
+        ("read_note", {"path": "home/escape.md"}),
     ])
     assert not ok.is_error
-    assert text(ok) == (vault / "projects" / "monswitch.md").read_text()
+    assert text(ok) == (vault / COVERED_NOTE).read_text()
     for res in (up, absolute, missing, link):
         assert res.is_error
         assert "not a note in the notes folder" in text(res) or "refused" in text(res)
@@ -124,7 +124,7 @@ def test_why_explains_the_last_decision_of_a_session(indexed: tuple[Path, Path])
     ])
     got = json.loads(text(res))
     assert got["decision"]["prompt"] == HIT
-    assert got["decision"]["notes"] == ["projects/monswitch.md"]
+    assert got["decision"]["notes"] == [COVERED_NOTE]
     assert got["now"]["spoken"] is True
     assert got["now"]["route"] == got["decision"]["route"]
     assert got["now"]["reasons"]

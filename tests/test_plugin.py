@@ -16,11 +16,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE, decision_rows
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
 
 REPO = Path(__file__).resolve().parents[1]
 LAUNCHER = REPO / "plugin" / "bin" / "notesdb"
-HIT = json.dumps({"prompt": "monswitch is playing up again", "session_id": "s"}).encode()
+HIT = json.dumps({"prompt": COVERED_MESSAGE, "session_id": "s"}).encode()
 
 
 def test_marketplace_and_plugin_manifests_point_at_real_files() -> None:
@@ -80,9 +80,9 @@ def test_hook_through_the_launcher_uses_the_option_and_the_data_folder(
                           env=launcher_env(data, **extra), timeout=60)
     assert proc.returncode == 0 and proc.stderr == b""
     out = json.loads(proc.stdout)
-    assert "projects/monswitch.md" in out["hookSpecificOutput"]["additionalContext"]
+    assert f"({vault / COVERED_NOTE})" in out["hookSpecificOutput"]["additionalContext"]
     db = data / "notesdb.db"  # the database lives in the plugin's data folder
-    assert [r["prompt"] for r in decision_rows(db)] == ["monswitch is playing up again"]
+    assert [r["prompt"] for r in decision_rows(db)] == [COVERED_MESSAGE]
 
 
 def fake_install(tmp_path: Path) -> Path:
@@ -108,10 +108,10 @@ def test_session_start_setup_indexes_a_new_database_and_prints_nothing(vault: Pa
     assert not (data / "install.lock").exists()
     conn = sqlite3.connect(data / "notesdb.db")
     try:
-        assert conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 296
+        assert conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 63  # the contract vault: 64 files, MEMORY.md skipped
     finally:
         conn.close()
     # and the first message is judged against every note
     proc = subprocess.run([str(LAUNCHER), "hook", "--warm"], input=HIT, capture_output=True,
                           env=launcher_env(data, CLAUDE_PLUGIN_OPTION_NOTES=str(vault)), timeout=60)
-    assert b"projects/monswitch.md" in proc.stdout
+    assert f"({vault / COVERED_NOTE})".encode() in proc.stdout

@@ -15,28 +15,29 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE, decision_rows
+from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
 
 from notesdb.warm import WarmListener, ask, parse_request, socket_path
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
-HIT = "monswitch is playing up again"
+HIT = COVERED_MESSAGE
 MISS = "thanks, that worked"
 #: Modules that show the message was judged in this process rather than by the warm one.
-JUDGING = ("notesdb.decide", "notesdb.store", "notesdb.rank", "notesdb.query")
+JUDGING = ("notesdb.decide", "notesdb.db", "notesdb.rank", "notesdb.query")
 HEAVY = ("mcp", "typer", "click", "sqlite_utils", "markdown_it", "yaml", "rich", "numpy", "pydantic", "anyio")
 
 
-def event(prompt: str) -> bytes:
-    return json.dumps({"prompt": prompt, "session_id": "s", "cwd": "/w", "hook_event_name": "UserPromptSubmit"}).encode()
+def event(prompt: str, session: str = "s") -> bytes:
+    return json.dumps({"prompt": prompt, "session_id": session, "cwd": "/w", "hook_event_name": "UserPromptSubmit"}).encode()
 
 
-def hook(vault: Path, db: Path, prompt: str, *flags: str) -> tuple[str, set[str]]:
-    """Run the console script's entry point once; returns (stdout, modules imported)."""
+def hook(vault: Path, db: Path, prompt: str, *flags: str, session: str = "s") -> tuple[str, set[str]]:
+    """Run the console script's entry point once, for a message of conversation ``session`` (a
+    note already named in that conversation is held back); returns (stdout, modules imported)."""
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "notesdb", "hook", *flags, "--notes", str(vault), "--db", str(db)],
-        input=event(prompt), capture_output=True, timeout=60,
+        input=event(prompt, session), capture_output=True, timeout=60,
     )
     assert proc.returncode == 0
     lines = proc.stderr.decode().splitlines()
@@ -70,9 +71,9 @@ def stop(proc: subprocess.Popen[bytes]) -> int:
 def test_without_a_warm_process_the_hook_judges_itself_and_stays_lean(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     assert not Path(socket_path(db)).exists()
-    cold, _ = hook(vault, db, HIT)
-    warm_out, imported = hook(vault, db, HIT, "--warm")
-    assert "projects/monswitch.md" in warm_out
+    cold, _ = hook(vault, db, HIT, session="s-cold")
+    warm_out, imported = hook(vault, db, HIT, "--warm", session="s-warm")
+    assert f"({vault / COVERED_NOTE})" in warm_out
     assert warm_out == cold
     assert set(JUDGING) <= imported  # judged here
     assert {m for m in imported if m.split(".")[0] in HEAVY} == set()
@@ -82,21 +83,24 @@ def test_without_a_warm_process_the_hook_judges_itself_and_stays_lean(indexed: t
 
 def test_warm_process_answers_the_same_and_logs_once(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
-    cold_hit, _ = hook(vault, db, HIT)
-    cold_miss, _ = hook(vault, db, MISS)
+    cold_hit, _ = hook(vault, db, HIT, session="s-cold")
+    cold_miss, _ = hook(vault, db, MISS, session="s-cold")
     server = start_server(vault, db)
     try:
         before = len(decision_rows(db))
         out, imported = hook(vault, db, HIT, "--warm")
-        assert out == cold_hit and "projects/monswitch.md" in out
+        assert out == cold_hit and f"({vault / COVERED_NOTE})" in out
         assert not set(JUDGING) & imported  # the warm process judged it
         assert {m for m in imported if m.split(".")[0] in HEAVY} == set()
         # the client side loads no more than the socket module of C and the notesdb entry
         assert not {"notesdb.hook", "notesdb.config", "json", "socket", "selectors", "threading"} & imported
         assert hook(vault, db, MISS, "--warm")[0] == cold_miss == ""
+        # the warm process holds back a note already named in the conversation, as the hook does
+        assert hook(vault, db, HIT, "--warm")[0] == ""
         rows = decision_rows(db)[before:]
         assert [(r["prompt"], r["spoken"], r["session_id"], r["cwd"]) for r in rows] == [
-            (HIT, 1, "s", "/w"), (MISS, 0, "s", "/w")]
+            (HIT, 1, "s", "/w"), (MISS, 0, "s", "/w"), (HIT, 0, "s", "/w")]
+        assert rows[-1]["route"] == "said-before"
     finally:
         assert stop(server) == 0
     assert not Path(socket_path(db)).exists()  # removed on a clean exit
@@ -105,19 +109,19 @@ def test_warm_process_answers_the_same_and_logs_once(indexed: tuple[Path, Path])
 def test_killing_the_warm_process_mid_session_leaves_every_later_prompt_working(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     server = start_server(vault, db)
-    first, imported = hook(vault, db, HIT, "--warm")
-    assert not set(JUDGING) & imported
+    first, imported = hook(vault, db, HIT, "--warm", session="s-0")
+    assert f"({vault / COVERED_NOTE})" in first and not set(JUDGING) & imported
     server.send_signal(signal.SIGKILL)
     server.wait(timeout=30)
     assert Path(socket_path(db)).exists()  # a stale socket is left behind
-    for prompt in (HIT, MISS, HIT):
-        out, imported = hook(vault, db, prompt, "--warm")
+    for i, prompt in enumerate((HIT, MISS, HIT), start=1):
+        out, imported = hook(vault, db, prompt, "--warm", session=f"s-{i}")
         assert out == (first if prompt == HIT else "")
         assert set(JUDGING) <= imported  # judged here, no error
     # a new warm process replaces the stale socket and serves again
     server = start_server(vault, db)
     try:
-        out, imported = hook(vault, db, HIT, "--warm")
+        out, imported = hook(vault, db, HIT, "--warm", session="s-4")
         assert out == first and not set(JUDGING) & imported
     finally:
         stop(server)
@@ -132,7 +136,7 @@ def test_warm_path_reads_the_folder_and_database_from_the_environment(indexed: t
     try:
         proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "notesdb", "hook", "--warm"],
                               input=event(HIT), capture_output=True, timeout=60)
-        assert b"projects/monswitch.md" in proc.stdout
+        assert f"({vault / COVERED_NOTE})".encode() in proc.stdout
         assert b"notesdb.decide" not in proc.stderr  # answered by the warm process
     finally:
         stop(server)
@@ -167,7 +171,7 @@ def test_a_second_warm_process_leaves_the_first_one_serving(indexed: tuple[Path,
         assert stop(second) == 0
         assert Path(socket_path(db)).exists()  # the second did not remove the first one's socket
         out, imported = hook(vault, db, HIT, "--warm")
-        assert "projects/monswitch.md" in out and not set(JUDGING) & imported
+        assert f"({vault / COVERED_NOTE})" in out and not set(JUDGING) & imported
     finally:
         stop(first)
 
