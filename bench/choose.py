@@ -82,7 +82,7 @@ AXES: dict[str, tuple[float, ...]] = {
     "about_min_lead": (1.25, 1.5, 2.0),
     "about_lead_cap": (3.0, 4.0, 6.0),
     "about_evidence": (4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 99.0),
-    "about_coverage": (0.35, 0.4, 0.45, 0.5, 0.6),
+    "about_held": (0.5, 0.6, 0.7, 0.8, 0.9),
     "extra_share": (0.6, 0.7, 0.85, 1.0),
     "extra_evidence": (1.5, 2.5, 3.5, 5.0, 99.0),
     # scoring: each value re-ranks every case

@@ -181,7 +181,8 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
       >= ``margin_coverage``;
     - ``about``: about a message word bringing >= ``about_weight`` (title, desc or headings), a
       lead >= ``about_min_lead``, evidence x lead (:func:`lead_weighted`) >= ``about_evidence``,
-      coverage >= ``about_coverage``.
+      held share of the message (``Candidate.held``: its words wherever they sit in the note) >=
+      ``about_held``.
 
     A note after the first is named on its own merit: evidence the notes named before it lack
     >= ``extra_evidence``, and coverage >= ``extra_share`` times the top note's.
@@ -217,7 +218,7 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         route = Route.MARGIN
     elif (
         ahead >= s.about_min_lead
-        and top.coverage >= s.about_coverage
+        and top.held >= s.about_held
         and lead_weighted(top, ahead, s) >= s.about_evidence
         and _about_word(top, s)
     ):
@@ -255,6 +256,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             "title": c.title,
             "evidence": round(c.evidence, 3),
             "coverage": round(c.coverage, 3),
+            "held": round(c.held, 3),
             "bm25": round(c.bm25, 3),
             "hits": [f"{h.token}->{h.word}" if h.word != h.token else h.word for h in c.hits],
             "about": [h.word for h in c.about],
@@ -301,8 +303,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             f"title, desc or headings at coverage {s.rare_coverage}; margin needs {s.margin_evidence} "
             f"evidence the second lacks at coverage {s.margin_coverage}; about needs a title, desc "
             f"or headings word of weight {s.about_weight}, a lead of {s.about_min_lead}x and evidence "
-            f"x lead {s.about_evidence} (has {lead_weighted(top, ahead, s):.2f}) at coverage "
-            f"{s.about_coverage}"
+            f"x lead {s.about_evidence} (has {lead_weighted(top, ahead, s):.2f}) holding "
+            f"{s.about_held} of the message (holds {top.held:.2f})"
         )
         return d
     why = {
@@ -316,8 +318,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         f"coverage {top.coverage:.2f} >= {s.margin_coverage}",
         Route.ABOUT: f"about: the note is about {', '.join(h.word for h in _about_word(top, s))} and leads "
         f"the second {ahead:.2f}x, so evidence {top.evidence:.2f} x lead (counted up to "
-        f"{s.about_lead_cap}x) = {lead_weighted(top, ahead, s):.2f} >= {s.about_evidence}, coverage "
-        f"{top.coverage:.2f} >= {s.about_coverage}",
+        f"{s.about_lead_cap}x) = {lead_weighted(top, ahead, s):.2f} >= {s.about_evidence}, and it holds "
+        f"{top.held:.2f} >= {s.about_held} of the message's words",
     }[route]
     d.reasons.append("spoke by " + why)
     for c in named[1:]:

@@ -64,13 +64,15 @@ class Settings:
     #: about route: the top note is about a message word bringing at least ``about_weight``
     #: evidence (title, description or headings), leads the second at least ``about_min_lead``
     #: times, and its evidence times its lead (counted up to ``about_lead_cap``) is at least
-    #: ``about_evidence``, at coverage ``about_coverage``: the evidence bar falls as the lead
-    #: grows (``gate.lead_weighted``). Off (``about_evidence`` 99) until chosen on the tuning halves
+    #: ``about_evidence``, and it holds at least ``about_held`` of the message's possible
+    #: evidence wherever the words sit (``Candidate.held``; coverage would count a body word at
+    #: half, so a rare word only in the body could never pass): the evidence bar falls as the
+    #: lead grows (``gate.lead_weighted``)
     about_weight: float = 0.5
     about_min_lead: float = 1.25
     about_lead_cap: float = 4.0
     about_evidence: float = 99.0
-    about_coverage: float = 0.5
+    about_held: float = 0.7
     #: a word counts as matched when it brings at least this much evidence
     word_evidence: float = 0.5
     #: extra notes, on their own merit: coverage at least ``extra_share`` of the top note's, and
