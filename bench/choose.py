@@ -78,6 +78,11 @@ AXES: dict[str, tuple[float, ...]] = {
     "rare_coverage": (0.35, 0.4, 0.5, 0.6, 0.7, 0.8),
     "margin_evidence": (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 99.0),
     "margin_coverage": (0.3, 0.4, 0.5, 0.6, 0.7, 0.8),
+    "about_weight": (0.5, 1.0, 1.5, 2.0),
+    "about_min_lead": (1.25, 1.5, 2.0),
+    "about_lead_cap": (3.0, 4.0, 6.0),
+    "about_evidence": (4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 99.0),
+    "about_held": (0.5, 0.6, 0.7, 0.8, 0.9),
     "extra_share": (0.6, 0.7, 0.85, 1.0),
     "extra_evidence": (1.5, 2.5, 3.5, 5.0, 99.0),
     # scoring: each value re-ranks every case
@@ -244,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config-out", type=Path, help="write the chosen settings as a [gate] table here")
     ap.add_argument("--loso", action="store_true", help="also leave-one-set-out")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--gate-only", action="store_true",
+                    help="sweep only the gate's thresholds, not the scoring weights (no re-ranking)")
     ap.add_argument("--notesdb", help="the notesdb console script (default: this venv's)")
     args = ap.parse_args(argv)
     names = [s for s in args.sets.split(",") if s]
@@ -258,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
         chosen_on = [n for n in pool.halves if n.split("+")[0] not in HELD_OUT]
         base = Settings()
         print(f"choosing on the tune halves of {', '.join(chosen_on)}", file=sys.stderr)
+        if args.gate_only:
+            for axis in SCORING:
+                AXES.pop(axis, None)
         chosen = descend(pool, chosen_on, base, args.rounds)
         rows = []
         for n in pool.halves:

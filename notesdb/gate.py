@@ -3,14 +3,18 @@
 An eager tool is worse than none, so the gate speaks only when the top note clearly leads: not
 tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and near ties) and at
 least ``min_lead`` times its evidence, unless it is the only candidate. Then it speaks through
-the first of four routes whose thresholds are met (:func:`verdict`):
+the first of five routes whose thresholds are met (:func:`verdict`):
 
 1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
 2. ``lead``: well ahead of the second note, with fair evidence and coverage;
 3. ``rare``: the top note is *about* a rare word of the message (title, description or
    headings), and covers a good share of the message;
 4. ``margin``: the top note holds evidence the second lacks (:func:`margin`: a rare word only
-   it has, even in its body), and covers a good share of the message.
+   it has, even in its body), and covers a good share of the message;
+5. ``about``: the top note is about a word of the message (title, aliases, description or
+   headings) and leads the second; the evidence it needs falls as its lead grows
+   (:func:`lead_weighted`), so a short question whose one rare word sits in the body of the note
+   named by its other word speaks when that note is far ahead of every other.
 
 Anything else stays silent, with the reason. A note after the first is named on its own merit:
 evidence that the notes named before it lack, at a coverage near the top note's.
@@ -35,7 +39,7 @@ from notesdb.settings import TIE_TOLERANCE, Settings
 if TYPE_CHECKING:
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -47,6 +51,7 @@ class Route:
     LEAD: Final = "lead"
     RARE: Final = "rare"
     MARGIN: Final = "margin"
+    ABOUT: Final = "about"
     NO_TERMS: Final = "no-terms"  # nothing searchable in the message
     NO_MATCH: Final = "no-match"  # no note holds a word of the message
     TIE: Final = "tie"  # no note leads the others
@@ -59,7 +64,7 @@ class Route:
 
 
 #: The routes through which the gate speaks.
-SPOKEN: Final = frozenset({Route.STRONG, Route.LEAD, Route.RARE, Route.MARGIN})
+SPOKEN: Final = frozenset({Route.STRONG, Route.LEAD, Route.RARE, Route.MARGIN, Route.ABOUT})
 
 #: The added line never exceeds this many characters.
 MAX_LINE_CHARS: Final = 600
@@ -126,6 +131,23 @@ def margin(top: Candidate, others: list[Candidate]) -> float:
     return sum(max(0.0, h.evidence - best.get(h.token, 0.0)) for h in top.hits)
 
 
+def lead_weighted(top: Candidate, ahead: float, settings: Settings) -> float:
+    """The top note's evidence times its lead over the second, the lead counted up to
+    ``settings.about_lead_cap`` (a lone candidate's infinite lead counts as the cap): the
+    ``about`` route's measure, in evidence units. Twice the second's evidence halves the evidence
+    needed; a note with no rival still needs ``about_evidence / about_lead_cap``.
+
+    :param ahead: :func:`lead` of the top note over the second
+    """
+    return top.evidence * min(ahead, settings.about_lead_cap)
+
+
+def _about_word(cand: Candidate, settings: Settings) -> list[Hit]:
+    """Hits in the note's title, description or headings bringing at least
+    ``settings.about_weight`` evidence."""
+    return [h for h in cand.about if h.evidence >= settings.about_weight]
+
+
 def tied(top: Candidate, second: Candidate | None) -> bool:
     """True when the second note's evidence is within ``TIE_TOLERANCE`` of the top note's: one
     rule for every tie, exact or near, whichever note the tie-break put first."""
@@ -156,7 +178,11 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
     - ``rare``: about a word of weight >= ``rare_weight`` (title, desc or headings), coverage >=
       ``rare_coverage``;
     - ``margin``: evidence the second note lacks (:func:`margin`) >= ``margin_evidence``, coverage
-      >= ``margin_coverage``.
+      >= ``margin_coverage``;
+    - ``about``: about a message word bringing >= ``about_weight`` (title, desc or headings), a
+      lead >= ``about_min_lead``, evidence x lead (:func:`lead_weighted`) >= ``about_evidence``,
+      held share of the message (``Candidate.held``: its words wherever they sit in the note) >=
+      ``about_held``.
 
     A note after the first is named on its own merit: evidence the notes named before it lack
     >= ``extra_evidence``, and coverage >= ``extra_share`` times the top note's.
@@ -190,6 +216,13 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         route = Route.RARE
     elif top.coverage >= s.margin_coverage and margin(top, [second] if second else []) >= s.margin_evidence:
         route = Route.MARGIN
+    elif (
+        ahead >= s.about_min_lead
+        and top.held >= s.about_held
+        and lead_weighted(top, ahead, s) >= s.about_evidence
+        and _about_word(top, s)
+    ):
+        route = Route.ABOUT
     else:
         return Route.WEAK, []
     named = [top]
@@ -223,6 +256,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             "title": c.title,
             "evidence": round(c.evidence, 3),
             "coverage": round(c.coverage, 3),
+            "held": round(c.held, 3),
             "bm25": round(c.bm25, 3),
             "hits": [f"{h.token}->{h.word}" if h.word != h.token else h.word for h in c.hits],
             "about": [h.word for h in c.about],
@@ -267,7 +301,10 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             f"coverage {s.strong_coverage}; lead needs {s.lead_ratio}x at evidence {s.lead_evidence} "
             f"and coverage {s.lead_coverage}; rare needs a word of weight {s.rare_weight} in the "
             f"title, desc or headings at coverage {s.rare_coverage}; margin needs {s.margin_evidence} "
-            f"evidence the second lacks at coverage {s.margin_coverage}"
+            f"evidence the second lacks at coverage {s.margin_coverage}; about needs a title, desc "
+            f"or headings word of weight {s.about_weight}, a lead of {s.about_min_lead}x and evidence "
+            f"x lead {s.about_evidence} (has {lead_weighted(top, ahead, s):.2f}) holding "
+            f"{s.about_held} of the message (holds {top.held:.2f})"
         )
         return d
     why = {
@@ -279,6 +316,10 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         f">= {s.rare_coverage}",
         Route.MARGIN: f"margin: holds {gap:.2f} >= {s.margin_evidence} evidence the second lacks, "
         f"coverage {top.coverage:.2f} >= {s.margin_coverage}",
+        Route.ABOUT: f"about: the note is about {', '.join(h.word for h in _about_word(top, s))} and leads "
+        f"the second {ahead:.2f}x, so evidence {top.evidence:.2f} x lead (counted up to "
+        f"{s.about_lead_cap}x) = {lead_weighted(top, ahead, s):.2f} >= {s.about_evidence}, and it holds "
+        f"{top.held:.2f} >= {s.about_held} of the message's words",
     }[route]
     d.reasons.append("spoke by " + why)
     for c in named[1:]:

@@ -18,7 +18,9 @@ A word only in the body of a long note counts for less: by FTS5's own BM25 term 
 that note's body (term frequency over length), read as a share of ``Settings.body_saturation``,
 so a catalogue or a year's log that mentions a word once among hundreds cannot outweigh the
 note about it. Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
-means the same for a three-word message and a pasted log.
+means the same for a three-word message and a pasted log. *Held* is the same share counted
+wherever the words sit (before the place factor): how much of the message the note accounts for,
+where coverage also says how prominently.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ class Hit:
     place: str  # "title", "desc", "headings" or "body"
     doc_freq: int
     evidence: float
+    full: float = 0.0  # the word's weight wherever it sits (evidence before the place factor)
 
 
 @dataclass
@@ -72,6 +75,7 @@ class Candidate:
     evidence: float = 0.0
     coverage: float = 0.0
     mentions: int = 0  # occurrences of the message's rarer words (counted only to break ties)
+    held: float = 0.0  # share of the message's possible evidence in words the note holds anywhere
 
     @property
     def about(self) -> list[Hit]:
@@ -237,17 +241,18 @@ def rank(
                 place = places.get(a.word, {}).get(c.rowid)
                 if place is None:
                     continue
-                ev = word_weight(t, a, n, s)
+                full = ev = word_weight(t, a, n, s)
                 ev *= place_weight[place]
                 if place == "body":
                     ev *= body_share.get((a.word, c.rowid), 1.0)
                 if best is None or ev > best.evidence:
-                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev)
+                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full)
             if best is not None:
                 c.hits.append(best)
         _numbers_as_one(c)
         c.evidence = sum(h.evidence for h in c.hits)
         c.coverage = c.evidence / possible if possible > 0 else 0.0
+        c.held = min(1.0, sum(h.full for h in c.hits if h.evidence > 0) / possible) if possible > 0 else 0.0
     ordered = sorted(cands.values(), key=lambda c: (-c.evidence, -c.bm25, c.path))
     _break_ties(conn, ordered, n)
     return Ranking(ordered, possible)

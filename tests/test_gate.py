@@ -19,11 +19,12 @@ def hit(word: str, evidence: float, place: str = "body", how: str = "exact") -> 
     return Hit(token=word, word=word, how=how, weight=1.0, place=place, doc_freq=2, evidence=evidence)
 
 
-def cand(path: str, hits: list[Hit], possible: float) -> Candidate:
+def cand(path: str, hits: list[Hit], possible: float, held: float | None = None) -> Candidate:
     c = Candidate(rowid=hash(path) % 1000, path=path, title=path.upper(), desc=f"about {path}", bm25=5.0)
     c.hits = hits
     c.evidence = sum(h.evidence for h in hits)
     c.coverage = c.evidence / possible
+    c.held = c.coverage if held is None else held  # share held wherever the words sit
     return c
 
 
@@ -98,6 +99,67 @@ def test_margin_route_speaks_for_a_rare_word_only_in_one_body() -> None:
     assert (d.spoken, d.route, d.notes) == (True, "margin", ["garden.md"])
     assert any("evidence the second lacks" in x for x in d.reasons)
     assert judge(r, replace(S, margin_evidence=2.5, margin_coverage=0.5)).route == "weak"
+
+
+#: the about route switched on, with round numbers for hand-built rankings
+ABOUT = replace(S, about_weight=1.0, about_min_lead=1.25, about_lead_cap=4.0, about_evidence=5.0, about_held=0.5)
+
+
+def test_about_route_bar_falls_as_the_lead_grows() -> None:
+    """'when is Dev's birthday': the people note is about 'dev' (an alias), 'birthday' is in its
+    body; evidence 2.3 is under every other route's bar, but it leads the second 3.8x."""
+    top = cand("dev.md", [hit("dev", 1.5, "title"), hit("birthday", 0.8)], 3.4)
+    second = cand("me.md", [hit("dev", 0.6)], 3.4)
+    d = judge(ranking(3.4, top, second), ABOUT)
+    assert (d.spoken, d.route, d.notes) == (True, "about", ["dev.md"])
+    assert "about: the note is about dev and leads the second 3.83x" in d.reasons[-1]
+    # the same note only 1.9x ahead: 2.3 x 1.92 = 4.41 < 5, silent
+    close = cand("me.md", [hit("dev", 1.2)], 3.4)
+    d = judge(ranking(3.4, top, close), ABOUT)
+    assert (d.spoken, d.route) == (False, "weak")
+    assert "evidence x lead 5.0 (has 4.41)" in d.reasons[-1]
+
+
+def test_about_route_needs_a_word_the_note_is_about() -> None:
+    """The same evidence and lead from body words only: the note mentions, it is not about."""
+    top = cand("dev.md", [hit("dev", 1.5), hit("birthday", 0.8)], 3.4)
+    second = cand("me.md", [hit("dev", 0.6)], 3.4)
+    assert judge(ranking(3.4, top, second), ABOUT).route == "weak"
+    # an about word lighter than about_weight does not count either
+    light = cand("dev.md", [hit("dev", 0.9, "headings"), hit("birthday", 1.4)], 3.4)
+    assert judge(ranking(3.4, light, second), ABOUT).route == "weak"
+
+
+def test_about_route_counts_body_words_at_their_full_share() -> None:
+    """'garden biochar': the garden note is about 'garden' and holds the rare 'biochar' only in
+    its body. Coverage counts the body word at half (0.45), but the note
+    holds 0.9 of the message: the about route reads the held share."""
+    top = cand("garden.md", [hit("garden", 1.2, "title"), hit("biochar", 1.5)], 6.0, held=0.9)
+    second = cand("recipes.md", [hit("garden", 0.4)], 6.0)
+    assert top.coverage == pytest.approx(0.45)
+    d = judge(ranking(6.0, top, second), ABOUT)
+    assert (d.spoken, d.route, d.notes) == (True, "about", ["garden.md"])
+    assert "it holds 0.90 >= 0.5 of the message's words" in d.reasons[-1]
+    top.held = 0.45
+    assert judge(ranking(6.0, top, second), ABOUT).route == "weak"
+
+
+def test_about_route_caps_the_lead_and_holds_coverage_and_min_lead() -> None:
+    # a lone candidate counts as about_lead_cap (4x) ahead: 1.2 x 4 = 4.8 < 5, silent; 1.3 x 4 speaks
+    lone = cand("a.md", [hit("kayak", 1.2, "title")], 2.0)
+    assert judge(ranking(2.0, lone), ABOUT).route == "weak"
+    lone = cand("a.md", [hit("kayak", 1.3, "title")], 2.0)
+    assert judge(ranking(2.0, lone), ABOUT).route == "about"
+    # more than half the message's possible evidence is not in the note: holds 0.43 < 0.5, silent
+    top = cand("a.md", [hit("kayak", 2.0, "title"), hit("insurance", 1.0)], 7.0)
+    second = cand("b.md", [hit("insurance", 0.5)], 7.0)
+    assert judge(ranking(7.0, top, second), ABOUT).route == "weak"
+    # far ahead on evidence x lead, but only 1.2x the second: under about_min_lead, silent
+    top = cand("a.md", [hit("kayak", 4.5, "title")], 6.0)
+    second = cand("b.md", [hit("kayak", 3.8)], 6.0)
+    quiet_rare = replace(ABOUT, min_lead=1.0, rare_weight=9.0)
+    assert judge(ranking(6.0, top, second), quiet_rare).route == "weak"
+    assert judge(ranking(6.0, top, second), replace(quiet_rare, about_min_lead=1.1)).route == "about"
 
 
 def test_extra_note_is_named_on_its_own_merit() -> None:
