@@ -172,6 +172,7 @@ def index(
     db: DbOpt = None,
     config: ConfigOpt = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes, in the same file (the decisions log is kept).")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every note with a problem (else one line per kind of problem).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
@@ -229,12 +230,32 @@ def index(
         f"{total} notes in {db_path}: {len(stats.added)} added, {len(stats.modified)} changed, "
         f"{len(stats.renamed)} renamed, {len(stats.removed)} removed ({stats.elapsed_ms:.0f} ms)"
     )
-    for path, problems in sorted(stats.problems.items()):
-        typer.echo(f"problem: {path}: {'; '.join(problems)}")
+    _echo(problem_lines(stats.problems, verbose))
     if stats.changed:  # what [index] skip and template detection left out, once per change
         for path in sorted(stats.skipped):
             typer.echo(f"skipped: {path}")
     typer.echo(_meter_line(reading))
+
+
+def problem_lines(problems: dict[str, list[str]], verbose: bool = False) -> list[str]:
+    """``problem:`` lines for the notes of ``problems`` (path -> what was wrong with it): one
+    line per note with ``verbose`` or when a kind of problem concerns one note, else one line
+    per kind ("empty file: 269 notes"), so that a folder full of empty placeholder notes gives
+    one line. A problem's kind is its text up to the first ": "."""
+    if verbose:
+        return [f"problem: {path}: {'; '.join(p)}" for path, p in sorted(problems.items())]
+    kinds: dict[str, list[str]] = {}
+    for path, found in problems.items():
+        for problem in found:
+            kinds.setdefault(problem.split(": ", 1)[0], []).append(path)
+    lines = []
+    for kind, paths in sorted(kinds.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if len(paths) == 1:
+            path = paths[0]
+            lines.append(f"problem: {path}: {next(p for p in problems[path] if p.split(': ', 1)[0] == kind)}")
+        else:
+            lines.append(f"problem: {kind}: {len(paths)} notes (--verbose lists them)")
+    return lines
 
 
 def _meter_line(reading: Any) -> str:

@@ -119,6 +119,25 @@ def test_index_prints_counts_and_one_line_per_problem(vault: Path, db_path: Path
     )
 
 
+def test_index_sums_up_each_kind_of_problem_and_lists_them_with_verbose(vault: Path, db_path: Path) -> None:
+    # empty placeholder notes are normal in a vault: one line for all of them
+    for i in range(12):
+        (vault / f"empty-{i:02}.md").write_bytes(b"")
+    (vault / "scan.md").write_bytes(b"\x00\x01\x02")
+    r = invoke("index", "--notes", str(vault), "--db", str(db_path))
+    assert r.exit_code == 0, r.stderr
+    problems = [line for line in r.stdout.splitlines() if line.startswith("problem: ")]
+    assert problems == [
+        "problem: empty file: 12 notes (--verbose lists them)",
+        "problem: scan.md: binary file (contains NUL bytes): only its name is indexed",
+    ]
+    r = invoke("index", "--rebuild", "--verbose", "--notes", str(vault), "--db", str(db_path))
+    problems = [line for line in r.stdout.splitlines() if line.startswith("problem: ")]
+    assert problems == [f"problem: empty-{i:02}.md: empty file" for i in range(12)] + [
+        "problem: scan.md: binary file (contains NUL bytes): only its name is indexed"
+    ]
+
+
 def test_index_json(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     (vault / COVERED_NOTE).unlink()

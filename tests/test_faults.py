@@ -257,7 +257,7 @@ def test_index_reports_each_bad_note_once_and_indexes_the_rest(tmp_path: Path) -
     notes, db = tmp_path / "notes", tmp_path / "data" / "notes.db"
     notes.mkdir()
     expect = bad_folder(notes)
-    proc = run("index", "--notes", notes, "--db", db, timeout=300)
+    proc = run("index", "--notes", notes, "--db", db, "--verbose", timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == b""
     lines = proc.stdout.decode("utf-8").splitlines()
