@@ -19,9 +19,13 @@ from notesdb.errors import ConfigError, DatabaseDamaged, NotesdbError
 if TYPE_CHECKING:
     from notesdb.sync import SyncStats
 
+#: ``-h`` as well as ``--help``, for every command (click hands it down to each subcommand).
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+
 app = typer.Typer(
     help="Tell your AI assistant which of your Markdown notes cover each message, or nothing.",
     no_args_is_help=True,
+    context_settings=HELP_OPTIONS,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -34,17 +38,41 @@ hook_app = typer.Typer(
 )
 app.add_typer(hook_app, name="hook")
 
+def _path(value: str) -> Path:
+    """A path option's value; an empty one is a usage error (``Path("")`` would be ``.``)."""
+    if not value:
+        raise typer.BadParameter("an empty path names nothing")
+    return Path(value)
+
+
 NotesOpt = Annotated[
-    Optional[Path], typer.Option("--notes", help="Notes folder [env: NOTESDB_NOTES].", show_default=False)
+    Optional[Path],
+    typer.Option("--notes", metavar="DIR", parser=_path, help="Notes folder [env: NOTESDB_NOTES].", show_default=False),
 ]
 DbOpt = Annotated[
     Optional[Path],
-    typer.Option("--db", help="Database file [env: NOTESDB_DB; default: one per folder in the user data dir].", show_default=False),
+    typer.Option("--db", metavar="PATH", parser=_path, help="Database file [env: NOTESDB_DB; default: one per folder in the user data dir].", show_default=False),
 ]
 ConfigOpt = Annotated[
-    Optional[Path], typer.Option("--config", help="Config file [env: NOTESDB_CONFIG].", show_default=False)
+    Optional[Path],
+    typer.Option("--config", metavar="FILE", parser=_path, help="Config file [env: NOTESDB_CONFIG].", show_default=False),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        from notesdb import __version__
+
+        typer.echo(f"notesdb {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    """Tell your AI assistant which of your Markdown notes cover each message, or nothing."""
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -60,6 +88,8 @@ def notes_folder(notes: Path | None) -> Path:
     """
     folder = cfg.resolve_notes(notes)
     if not folder.is_dir():
+        if folder.exists():
+            raise NotesdbError(f"notes folder {folder} is a file, not a folder: give the folder that holds the notes")
         raise NotesdbError(f"notes folder not found: {folder}")
     return folder
 
@@ -80,6 +110,13 @@ class Opened:
         if db_only and not (notes or os.environ.get("NOTESDB_NOTES")):
             self.notes = None
             self.db_path = cfg.resolve_db(db, None)
+            self.conn = open_db(self.db_path, create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            return
+        if db_only and not cfg.resolve_notes(notes).is_dir():
+            # the folder is gone (an unmounted drive, a renamed vault): its database, the one
+            # named or the folder's default, still holds the log
+            self.notes = None
+            self.db_path = cfg.resolve_db(db, cfg.resolve_notes(notes))
             self.conn = open_db(self.db_path, create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
             return
         self.notes = notes_folder(notes)
@@ -274,7 +311,7 @@ def _meter_line(reading: Any) -> str:
 
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help="Words to search for.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words to search for.", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -320,15 +357,17 @@ def search(
         typer.echo(f"expanded: {a} → {b}")
     if not results:
         typer.echo("no notes match")
+    else:  # score: the evidence the gate weighs (check --explain); bm25 is in --json
+        typer.echo(f"{'rank':>4}  {'score':>6}  title  (path)")
     for r_ in results:
         typer.echo(f"{r_['rank']:>3}. {r_['score']:6.2f}  {r_['title']}  ({r_['path']})")
         if r_["desc"]:
-            typer.echo(f"            {r_['desc'][:160]}")
+            typer.echo(f"              {r_['desc'][:160]}")
 
 
 @app.command()
 def check(
-    message: Annotated[str, typer.Argument(help="The message, as typed; - reads it from stdin (any length).")],
+    message: Annotated[str, typer.Argument(metavar="MESSAGE", help="The message, as typed; - reads it from stdin (any length).", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -501,6 +540,26 @@ def log_cmd(
             typer.echo(f"    error: {r['error']}")
 
 
+def _full_short_help(typer_app: typer.Typer) -> None:
+    """Give each command of ``typer_app`` (and of its groups) its docstring's first paragraph
+    as the line of the command list: click would cut it at 45 characters with "..."."""
+    import inspect
+
+    def first(doc: str | None) -> str | None:
+        return " ".join(inspect.cleandoc(doc).split("\n\n")[0].split()) if doc else None
+
+    for command in typer_app.registered_commands:
+        if command.short_help is None and command.callback is not None:
+            command.short_help = first(command.help or command.callback.__doc__)
+    for group in typer_app.registered_groups:
+        sub = group.typer_instance
+        if sub is not None:
+            if not isinstance(group.short_help, str):  # unset: typer's placeholder
+                text = next((h for h in (group.help, sub.info.help) if isinstance(h, str)), None)
+                group.short_help = first(text)
+            _full_short_help(sub)
+
+
 def run() -> None:
     """Run the typer app; unexpected bugs stay visible, user errors are one line."""
     try:
@@ -555,7 +614,7 @@ def _damaged(e: BaseException) -> bool:
 
 @app.command("eval")
 def eval_cmd(
-    cases: Annotated[Path, typer.Argument(help="Labelled cases, JSON Lines (id, message, expect, kind).")],
+    cases: Annotated[Path, typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (id, message, expect, kind).", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -637,7 +696,7 @@ app.add_typer(label_app, name="label")
 
 @label_app.command("set")
 def label_set(
-    decision_id: Annotated[int, typer.Argument(metavar="ID", min=1, max=2**62, help="The decision's id (notesdb label list / notesdb log).")],
+    decision_id: Annotated[int, typer.Argument(metavar="ID", min=1, help="The decision's id (notesdb label list / notesdb log).", show_default=False)],
     verdict: Annotated[str, typer.Argument(metavar="VERDICT", help="right, wrong or missed.")],
     note: Annotated[
         Optional[str],
@@ -657,6 +716,8 @@ def label_set(
 
     o = _open(notes, db, config, db_only=True)
     try:
+        if decision_id > 2**63 - 1:  # beyond SQLite's integers: no such decision
+            raise NotesdbError(f"no logged decision #{decision_id}")
         row = set_label(o.conn, decision_id, verdict, note)
     except NotesdbError as e:
         fail(str(e))
@@ -731,7 +792,7 @@ def label_export(
 
 @app.command("tune")
 def tune_cmd(
-    cases: Annotated[Optional[Path], typer.Argument(metavar="[CASES]", help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
+    cases: Annotated[Optional[Path], typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -749,7 +810,9 @@ def tune_cmd(
         import importlib.util
 
         if importlib.util.find_spec("matplotlib") is None:
-            fail("--plot needs matplotlib: pip install 'notesdb[plot]'")
+            from notesdb.render import PLOT_HINT
+
+            fail(PLOT_HINT)
     from notesdb.tune import generic_cases
 
     if cases is None and not generic:
@@ -795,7 +858,7 @@ def datasette_cmd(
     config: ConfigOpt = None,
     metadata_only: Annotated[bool, typer.Option("--metadata", help="Print the Datasette metadata for this database (for datasette -m) instead.")] = False,
 ) -> None:
-    """Browse the database in Datasette: ranked search and canned queries (needs notesdb[datasette]).
+    """Browse the database in Datasette: ranked search and canned queries (needs the datasette extra).
     Further options go to datasette serve, e.g. notesdb datasette -- --port 8010 --open."""
     from notesdb import datasette as ds
 
@@ -845,3 +908,6 @@ def doctor_cmd(
         typer.echo("healthy" if report.healthy else f"{left} problem{'s' if left != 1 else ''} left")
     if not report.healthy:
         raise typer.Exit(1)
+
+
+_full_short_help(app)  # every command is defined by now
