@@ -489,23 +489,23 @@ def log_cmd(
     limit: Annotated[int, typer.Option("--limit", min=1, max=1_000_000, help="Decisions to show.")] = 20,
     json_out: JsonOpt = False,
     purge: Annotated[bool, typer.Option("--purge", help="Delete logged decisions and their prompts.")] = False,
-    before: Annotated[Optional[str], typer.Option("--before", help="With --purge: only those older than this date (YYYY-MM-DD).")] = None,
+    before: Annotated[Optional[str], typer.Option("--before", metavar="DATE", help="Only decisions older than this date (YYYY-MM-DD, or a time): those shown, or with --purge those deleted.", show_default=False)] = None,
 ) -> None:
     """Show the latest decisions the hook made (or purge them)."""
     from notesdb import log
 
     o = _open(notes, db, config, sync=False, db_only=True)
-    if purge:
-        if before is not None:
-            from datetime import datetime, timezone
+    if before is not None:
+        from datetime import datetime, timezone
 
-            try:
-                when = datetime.fromisoformat(before)
-            except ValueError:
-                fail(f"--before takes a date like 2026-01-31, not {before!r}")
-                return
-            if when.tzinfo is not None:  # the log's times are UTC
-                before = when.astimezone(timezone.utc).replace(tzinfo=None).isoformat()
+        try:
+            when = datetime.fromisoformat(before)
+        except ValueError:
+            fail(f"--before takes a date like 2026-01-31, not {before!r}")
+            return
+        if when.tzinfo is not None:  # the log's times are UTC
+            before = when.astimezone(timezone.utc).replace(tzinfo=None).isoformat()
+    if purge:
         try:
             n = log.purge(o.conn, before)
             files = log.purge_files(o.conn, o.db_path, before)
@@ -524,12 +524,12 @@ def log_cmd(
             typer.echo(f"warning: {path} (written by 'notesdb label export') still holds logged messages: "
                        "delete it if they must go", err=True)
         return
-    rows = log.latest(o.conn, limit)
+    rows = log.latest(o.conn, limit, before)
     if json_out:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     if not rows:
-        typer.echo("no decisions logged yet")
+        typer.echo("no decisions logged yet" if before is None else f"no decisions logged before {before}")
     for r in rows:
         prompt = (r["prompt"] or "(prompt not logged)").replace("\n", " ")
         if len(prompt) > 70:
@@ -762,6 +762,7 @@ def label_export(
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE even if it is not an earlier export of this database.")] = False,
 ) -> None:
     """Write the labelled decisions as a cases file (the format notesdb eval and tune read)."""
     from notesdb import log
@@ -778,6 +779,9 @@ def label_export(
         folder = o.notes or _indexed_root(o.conn)
         if folder is not None and file.expanduser().resolve().is_relative_to(folder.resolve()):
             raise NotesdbError(f"{file} is inside the notes folder {folder}: notesdb never writes there")
+        exported_before = str(file.expanduser().resolve()) in log.exports(o.conn)
+        if (file.exists() or file.is_symlink()) and not (force or exported_before):
+            raise NotesdbError(f"{file} exists and is not an earlier export: pass --force to replace it")
         cases = export_labels(o.conn, file)
         log.note_export(o.conn, file)
     except NotesdbError as e:
