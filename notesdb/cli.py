@@ -436,6 +436,7 @@ ClientOpt = Annotated[str, typer.Option("--client", help="claude, codex or gemin
 def hook_install(
     notes: NotesOpt = None,
     db: DbOpt = None,
+    config: Annotated[Optional[Path], typer.Option("--config", metavar="FILE", parser=_path, help="Config file the hook reads (checked now, written into the entry) [default: NOTESDB_CONFIG or the user config file, read when the hook runs].", show_default=False)] = None,
     client: ClientOpt = "claude",
     scope: Annotated[str, typer.Option("--scope", help="user, project (shared, committed) or local (claude only: .claude/settings.local.json).")] = "user",
     timeout: Annotated[int, typer.Option("--timeout", min=1, help="Seconds the assistant waits for the hook.")] = 10,
@@ -449,9 +450,12 @@ def hook_install(
         db_path = cfg.resolve_db(db, folder).resolve()
         # build the index first: the first message is then judged against every note, and a
         # database that cannot be written stops the install before a broken hook is added
-        o = Opened(folder, db_path, None, progress=True)
+        config_path = config.expanduser().resolve() if config is not None else None
+        if config_path is not None and not config_path.is_file():
+            raise NotesdbError(f"config file not found: {config}")
+        o = Opened(folder, db_path, config_path, progress=True)  # reads (checks) the config
         count = o.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
-        done = install(folder.resolve(), db_path, scope, timeout, client=client)
+        done = install(folder.resolve(), db_path, scope, timeout, client=client, config=config_path)
     except NotesdbError as e:
         fail(str(e))
         return
@@ -463,14 +467,26 @@ def hook_install(
         typer.echo(f"already installed in {done.path}, unchanged ({count} note{'s' if count != 1 else ''} in {db_path})")
     for line in done.advice:
         typer.echo(line)
+    from notesdb.clients import handler_argv
+    from notesdb.install import venv_warning
+
+    warning = venv_warning((handler_argv(done.entry) or [""])[0])
+    if warning:
+        typer.echo(warning, err=True)
 
 
 @hook_app.command("uninstall")
 def hook_uninstall(
     client: ClientOpt = "claude",
     scope: Annotated[str, typer.Option("--scope", help="user, project or local.")] = "user",
+    notes: NotesOpt = None,
+    db: DbOpt = None,
+    config: ConfigOpt = None,
 ) -> None:
-    """Remove the notesdb hook from an assistant's settings (and nothing else)."""
+    """Remove the notesdb hook from an assistant's settings (and nothing else).
+
+    Every notesdb entry of that settings file goes, whatever folder, database or config it
+    names: --notes, --db and --config are accepted as by every command and change nothing."""
     from notesdb.install import uninstall
 
     try:
