@@ -20,7 +20,9 @@ they are never written anywhere else). For each size it measures:
 - the peak RSS of each hook process (``os.wait4`` in a small runner process that spawns it);
 
 and, on the largest size, a never-indexed folder: the wall time of each hook call until the
-index is complete (each call parses for at most ``hook.SYNC_BUDGET_S``).
+index is complete (each call parses for at most ``hook.SYNC_BUDGET_S``); and the peak RSS of
+``notesdb index`` on 100 large notes (over the 256 KiB past which a note is read as plain
+text), written here from a fixed word list (``--large-only`` measures just that).
 
 Child processes run with ``PYTHONDONTWRITEBYTECODE`` removed from their environment, so that
 the bytecode cache is written on the warm-up runs as it is on an installed copy; the machine's
@@ -506,6 +508,41 @@ def print_table(results: dict[str, Any]) -> None:
     print(f"\nfinished in {results['elapsed_s']:.0f} s")
 
 
+#: Large notes: how many, and the size of each (above ``parse.MARKDOWN_MAX_CHARS``, 256 Ki
+#: characters, so that each takes the plain-text path).
+LARGE_NOTES, LARGE_NOTE_BYTES = 100, 300 * 1024
+
+
+def large_notes_rss(work: Path, notesdb_exe: str, env: dict[str, str]) -> dict[str, Any]:
+    """Index ``LARGE_NOTES`` notes of ``LARGE_NOTE_BYTES`` each into an empty database, in a
+    child process: its wall time and peak RSS (MB). A cache keyed by note text would hold
+    every note's text to the end (about 1 MB per note)."""
+    import random
+
+    from notesdb.parse import MARKDOWN_MAX_CHARS
+
+    assert LARGE_NOTE_BYTES > MARKDOWN_MAX_CHARS
+    rng = random.Random(10)
+    words = [f"{a}{b}" for a in ("pump", "valve", "relay", "sensor", "filter", "gasket", "boiler", "fuse")
+             for b in ("", "s", "ing", "ed", "-a", "-b", "-c", "-d", "-e", "-f")]  # fmt: skip
+    vault = work / "large"
+    vault.mkdir()
+    for i in range(LARGE_NOTES):
+        lines = [f"# Maintenance log {i}", ""]
+        size = 0
+        while size < LARGE_NOTE_BYTES:
+            line = f"{i}-{len(lines)} " + " ".join(rng.choices(words, k=12))
+            lines.append(line)
+            size += len(line) + 1
+        (vault / f"log-{i:03}.md").write_text("\n".join(lines) + "\n")
+    db = work / "large.db"
+    r = run_child([notesdb_exe, "index", "--notes", str(vault), "--db", str(db)], None, env)
+    if r["code"] != 0:
+        raise SystemExit(f"index of the large notes failed: {r['err'].decode(errors='replace')[:500]}")
+    return {"notes": LARGE_NOTES, "note_kib": LARGE_NOTE_BYTES // 1024, "wall_s": round(r["wall"], 2),
+            "peak_rss_mb": round(r["rss_mb"], 1)}  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", help="vault sizes, comma-separated (from 100, 1000, 10000)")
@@ -514,6 +551,7 @@ def main() -> int:
                     help="fewer repetitions, sizes 100 and 1,000 unless --sizes is given")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold hook series")
+    ap.add_argument("--large-only", action="store_true", help="only the peak RSS of indexing 100 large notes")
     args = ap.parse_args()
     sizes = [int(s) for s in (args.sizes or ("100,1000" if args.quick else "100,1000,10000")).split(",")]
     for s in sizes:
@@ -527,6 +565,13 @@ def main() -> int:
 
     import notesdb
     from notesdb.sync import walk_notes
+
+    if args.large_only:
+        with tempfile.TemporaryDirectory(prefix="notesdb-bench-") as tmp:
+            large = large_notes_rss(Path(tmp), notesdb_exe, child_env())
+        print(f"index of {large['notes']} notes of {large['note_kib']} KiB: {large['wall_s']} s, "
+              f"peak RSS {large['peak_rss_mb']} MB")
+        return 0
 
     started = time.perf_counter()
     env = child_env()
@@ -573,10 +618,15 @@ def main() -> int:
             print(f"cold hook series on {n:,} notes ...", file=sys.stderr)
             expected = len(dict(walk_notes(vault)))
             results["cold"] = cold_hook_series(n, vault, work, notesdb_exe, env, event_path, expected)
+        print("indexing 100 large notes ...", file=sys.stderr)
+        results["large_notes"] = large_notes_rss(work, notesdb_exe, env)
     results["environment"]["loadavg_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     results["targets"] = targets(results)
     results["elapsed_s"] = round(time.perf_counter() - started, 1)
     print_table(results)
+    large = results["large_notes"]
+    print(f"\nindex of {large['notes']} notes of {large['note_kib']} KiB: {large['wall_s']} s, "
+          f"peak RSS {large['peak_rss_mb']} MB")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     return 0

@@ -19,9 +19,13 @@ from notesdb.errors import ConfigError, DatabaseDamaged, NotesdbError
 if TYPE_CHECKING:
     from notesdb.sync import SyncStats
 
+#: ``-h`` as well as ``--help``, for every command (click hands it down to each subcommand).
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+
 app = typer.Typer(
     help="Tell your AI assistant which of your Markdown notes cover each message, or nothing.",
     no_args_is_help=True,
+    context_settings=HELP_OPTIONS,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -34,17 +38,41 @@ hook_app = typer.Typer(
 )
 app.add_typer(hook_app, name="hook")
 
+def _path(value: str) -> Path:
+    """A path option's value; an empty one is a usage error (``Path("")`` would be ``.``)."""
+    if not value:
+        raise typer.BadParameter("an empty path names nothing")
+    return Path(value)
+
+
 NotesOpt = Annotated[
-    Optional[Path], typer.Option("--notes", help="Notes folder [env: NOTESDB_NOTES].", show_default=False)
+    Optional[Path],
+    typer.Option("--notes", metavar="DIR", parser=_path, help="Notes folder [env: NOTESDB_NOTES].", show_default=False),
 ]
 DbOpt = Annotated[
     Optional[Path],
-    typer.Option("--db", help="Database file [env: NOTESDB_DB; default: one per folder in the user data dir].", show_default=False),
+    typer.Option("--db", metavar="PATH", parser=_path, help="Database file [env: NOTESDB_DB; default: one per folder in the user data dir].", show_default=False),
 ]
 ConfigOpt = Annotated[
-    Optional[Path], typer.Option("--config", help="Config file [env: NOTESDB_CONFIG].", show_default=False)
+    Optional[Path],
+    typer.Option("--config", metavar="FILE", parser=_path, help="Config file [env: NOTESDB_CONFIG].", show_default=False),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        from notesdb import __version__
+
+        typer.echo(f"notesdb {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    """Tell your AI assistant which of your Markdown notes cover each message, or nothing."""
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -60,6 +88,8 @@ def notes_folder(notes: Path | None) -> Path:
     """
     folder = cfg.resolve_notes(notes)
     if not folder.is_dir():
+        if folder.exists():
+            raise NotesdbError(f"notes folder {folder} is a file, not a folder: give the folder that holds the notes")
         raise NotesdbError(f"notes folder not found: {folder}")
     return folder
 
@@ -80,6 +110,13 @@ class Opened:
         if db_only and not (notes or os.environ.get("NOTESDB_NOTES")):
             self.notes = None
             self.db_path = cfg.resolve_db(db, None)
+            self.conn = open_db(self.db_path, create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            return
+        if db_only and not cfg.resolve_notes(notes).is_dir():
+            # the folder is gone (an unmounted drive, a renamed vault): its database, the one
+            # named or the folder's default, still holds the log
+            self.notes = None
+            self.db_path = cfg.resolve_db(db, cfg.resolve_notes(notes))
             self.conn = open_db(self.db_path, create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
             return
         self.notes = notes_folder(notes)
@@ -172,6 +209,7 @@ def index(
     db: DbOpt = None,
     config: ConfigOpt = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes, in the same file (the decisions log is kept).")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every note with a problem (else one line per kind of problem).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
@@ -229,12 +267,32 @@ def index(
         f"{total} notes in {db_path}: {len(stats.added)} added, {len(stats.modified)} changed, "
         f"{len(stats.renamed)} renamed, {len(stats.removed)} removed ({stats.elapsed_ms:.0f} ms)"
     )
-    for path, problems in sorted(stats.problems.items()):
-        typer.echo(f"problem: {path}: {'; '.join(problems)}")
+    _echo(problem_lines(stats.problems, verbose))
     if stats.changed:  # what [index] skip and template detection left out, once per change
         for path in sorted(stats.skipped):
             typer.echo(f"skipped: {path}")
     typer.echo(_meter_line(reading))
+
+
+def problem_lines(problems: dict[str, list[str]], verbose: bool = False) -> list[str]:
+    """``problem:`` lines for the notes of ``problems`` (path -> what was wrong with it): one
+    line per note with ``verbose`` or when a kind of problem concerns one note, else one line
+    per kind ("empty file: 269 notes"), so that a folder full of empty placeholder notes gives
+    one line. A problem's kind is its text up to the first ": "."""
+    if verbose:
+        return [f"problem: {path}: {'; '.join(p)}" for path, p in sorted(problems.items())]
+    kinds: dict[str, list[str]] = {}
+    for path, found in problems.items():
+        for problem in found:
+            kinds.setdefault(problem.split(": ", 1)[0], []).append(path)
+    lines = []
+    for kind, paths in sorted(kinds.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if len(paths) == 1:
+            path = paths[0]
+            lines.append(f"problem: {path}: {next(p for p in problems[path] if p.split(': ', 1)[0] == kind)}")
+        else:
+            lines.append(f"problem: {kind}: {len(paths)} notes (--verbose lists them)")
+    return lines
 
 
 def _meter_line(reading: Any) -> str:
@@ -253,7 +311,7 @@ def _meter_line(reading: Any) -> str:
 
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help="Words to search for.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words to search for.", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -299,15 +357,17 @@ def search(
         typer.echo(f"expanded: {a} → {b}")
     if not results:
         typer.echo("no notes match")
+    else:  # score: the evidence the gate weighs (check --explain); bm25 is in --json
+        typer.echo(f"{'rank':>4}  {'score':>6}  title  (path)")
     for r_ in results:
         typer.echo(f"{r_['rank']:>3}. {r_['score']:6.2f}  {r_['title']}  ({r_['path']})")
         if r_["desc"]:
-            typer.echo(f"            {r_['desc'][:160]}")
+            typer.echo(f"              {r_['desc'][:160]}")
 
 
 @app.command()
 def check(
-    message: Annotated[str, typer.Argument(help="The message, as typed; - reads it from stdin (any length).")],
+    message: Annotated[str, typer.Argument(metavar="MESSAGE", help="The message, as typed; - reads it from stdin (any length).", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -376,6 +436,7 @@ ClientOpt = Annotated[str, typer.Option("--client", help="claude, codex or gemin
 def hook_install(
     notes: NotesOpt = None,
     db: DbOpt = None,
+    config: Annotated[Optional[Path], typer.Option("--config", metavar="FILE", parser=_path, help="Config file the hook reads (checked now, written into the entry) [default: NOTESDB_CONFIG or the user config file, read when the hook runs].", show_default=False)] = None,
     client: ClientOpt = "claude",
     scope: Annotated[str, typer.Option("--scope", help="user, project (shared, committed) or local (claude only: .claude/settings.local.json).")] = "user",
     timeout: Annotated[int, typer.Option("--timeout", min=1, help="Seconds the assistant waits for the hook.")] = 10,
@@ -389,9 +450,12 @@ def hook_install(
         db_path = cfg.resolve_db(db, folder).resolve()
         # build the index first: the first message is then judged against every note, and a
         # database that cannot be written stops the install before a broken hook is added
-        o = Opened(folder, db_path, None, progress=True)
+        config_path = config.expanduser().resolve() if config is not None else None
+        if config_path is not None and not config_path.is_file():
+            raise NotesdbError(f"config file not found: {config}")
+        o = Opened(folder, db_path, config_path, progress=True)  # reads (checks) the config
         count = o.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
-        done = install(folder.resolve(), db_path, scope, timeout, client=client)
+        done = install(folder.resolve(), db_path, scope, timeout, client=client, config=config_path)
     except NotesdbError as e:
         fail(str(e))
         return
@@ -403,14 +467,26 @@ def hook_install(
         typer.echo(f"already installed in {done.path}, unchanged ({count} note{'s' if count != 1 else ''} in {db_path})")
     for line in done.advice:
         typer.echo(line)
+    from notesdb.clients import handler_argv
+    from notesdb.install import venv_warning
+
+    warning = venv_warning((handler_argv(done.entry) or [""])[0])
+    if warning:
+        typer.echo(warning, err=True)
 
 
 @hook_app.command("uninstall")
 def hook_uninstall(
     client: ClientOpt = "claude",
     scope: Annotated[str, typer.Option("--scope", help="user, project or local.")] = "user",
+    notes: NotesOpt = None,
+    db: DbOpt = None,
+    config: ConfigOpt = None,
 ) -> None:
-    """Remove the notesdb hook from an assistant's settings (and nothing else)."""
+    """Remove the notesdb hook from an assistant's settings (and nothing else).
+
+    Every notesdb entry of that settings file goes, whatever folder, database or config it
+    names: --notes, --db and --config are accepted as by every command and change nothing."""
     from notesdb.install import uninstall
 
     try:
@@ -429,23 +505,23 @@ def log_cmd(
     limit: Annotated[int, typer.Option("--limit", min=1, max=1_000_000, help="Decisions to show.")] = 20,
     json_out: JsonOpt = False,
     purge: Annotated[bool, typer.Option("--purge", help="Delete logged decisions and their prompts.")] = False,
-    before: Annotated[Optional[str], typer.Option("--before", help="With --purge: only those older than this date (YYYY-MM-DD).")] = None,
+    before: Annotated[Optional[str], typer.Option("--before", metavar="DATE", help="Only decisions older than this date (YYYY-MM-DD, or a time): those shown, or with --purge those deleted.", show_default=False)] = None,
 ) -> None:
     """Show the latest decisions the hook made (or purge them)."""
     from notesdb import log
 
     o = _open(notes, db, config, sync=False, db_only=True)
-    if purge:
-        if before is not None:
-            from datetime import datetime, timezone
+    if before is not None:
+        from datetime import datetime, timezone
 
-            try:
-                when = datetime.fromisoformat(before)
-            except ValueError:
-                fail(f"--before takes a date like 2026-01-31, not {before!r}")
-                return
-            if when.tzinfo is not None:  # the log's times are UTC
-                before = when.astimezone(timezone.utc).replace(tzinfo=None).isoformat()
+        try:
+            when = datetime.fromisoformat(before)
+        except ValueError:
+            fail(f"--before takes a date like 2026-01-31, not {before!r}")
+            return
+        if when.tzinfo is not None:  # the log's times are UTC
+            before = when.astimezone(timezone.utc).replace(tzinfo=None).isoformat()
+    if purge:
         try:
             n = log.purge(o.conn, before)
             files = log.purge_files(o.conn, o.db_path, before)
@@ -464,12 +540,12 @@ def log_cmd(
             typer.echo(f"warning: {path} (written by 'notesdb label export') still holds logged messages: "
                        "delete it if they must go", err=True)
         return
-    rows = log.latest(o.conn, limit)
+    rows = log.latest(o.conn, limit, before)
     if json_out:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     if not rows:
-        typer.echo("no decisions logged yet")
+        typer.echo("no decisions logged yet" if before is None else f"no decisions logged before {before}")
     for r in rows:
         prompt = (r["prompt"] or "(prompt not logged)").replace("\n", " ")
         if len(prompt) > 70:
@@ -478,6 +554,26 @@ def log_cmd(
         typer.echo(f"#{r['id']} {r['time'][:19]} {r['elapsed_ms']:.0f} ms [{r['route']}] {prompt!r} -> {said}")
         if r["error"]:
             typer.echo(f"    error: {r['error']}")
+
+
+def _full_short_help(typer_app: typer.Typer) -> None:
+    """Give each command of ``typer_app`` (and of its groups) its docstring's first paragraph
+    as the line of the command list: click would cut it at 45 characters with "..."."""
+    import inspect
+
+    def first(doc: str | None) -> str | None:
+        return " ".join(inspect.cleandoc(doc).split("\n\n")[0].split()) if doc else None
+
+    for command in typer_app.registered_commands:
+        if command.short_help is None and command.callback is not None:
+            command.short_help = first(command.help or command.callback.__doc__)
+    for group in typer_app.registered_groups:
+        sub = group.typer_instance
+        if sub is not None:
+            if not isinstance(group.short_help, str):  # unset: typer's placeholder
+                text = next((h for h in (group.help, sub.info.help) if isinstance(h, str)), None)
+                group.short_help = first(text)
+            _full_short_help(sub)
 
 
 def run() -> None:
@@ -534,7 +630,7 @@ def _damaged(e: BaseException) -> bool:
 
 @app.command("eval")
 def eval_cmd(
-    cases: Annotated[Path, typer.Argument(help="Labelled cases, JSON Lines (id, message, expect, kind).")],
+    cases: Annotated[Path, typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (id, message, expect, kind).", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -616,7 +712,7 @@ app.add_typer(label_app, name="label")
 
 @label_app.command("set")
 def label_set(
-    decision_id: Annotated[int, typer.Argument(metavar="ID", min=1, max=2**62, help="The decision's id (notesdb label list / notesdb log).")],
+    decision_id: Annotated[int, typer.Argument(metavar="ID", min=1, help="The decision's id (notesdb label list / notesdb log).", show_default=False)],
     verdict: Annotated[str, typer.Argument(metavar="VERDICT", help="right, wrong or missed.")],
     note: Annotated[
         Optional[str],
@@ -636,6 +732,8 @@ def label_set(
 
     o = _open(notes, db, config, db_only=True)
     try:
+        if decision_id > 2**63 - 1:  # beyond SQLite's integers: no such decision
+            raise NotesdbError(f"no logged decision #{decision_id}")
         row = set_label(o.conn, decision_id, verdict, note)
     except NotesdbError as e:
         fail(str(e))
@@ -680,6 +778,7 @@ def label_export(
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE even if it is not an earlier export of this database.")] = False,
 ) -> None:
     """Write the labelled decisions as a cases file (the format notesdb eval and tune read)."""
     from notesdb import log
@@ -696,6 +795,9 @@ def label_export(
         folder = o.notes or _indexed_root(o.conn)
         if folder is not None and file.expanduser().resolve().is_relative_to(folder.resolve()):
             raise NotesdbError(f"{file} is inside the notes folder {folder}: notesdb never writes there")
+        exported_before = str(file.expanduser().resolve()) in log.exports(o.conn)
+        if (file.exists() or file.is_symlink()) and not (force or exported_before):
+            raise NotesdbError(f"{file} exists and is not an earlier export: pass --force to replace it")
         cases = export_labels(o.conn, file)
         log.note_export(o.conn, file)
     except NotesdbError as e:
@@ -710,7 +812,7 @@ def label_export(
 
 @app.command("tune")
 def tune_cmd(
-    cases: Annotated[Optional[Path], typer.Argument(metavar="[CASES]", help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
+    cases: Annotated[Optional[Path], typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -728,7 +830,9 @@ def tune_cmd(
         import importlib.util
 
         if importlib.util.find_spec("matplotlib") is None:
-            fail("--plot needs matplotlib: pip install 'notesdb[plot]'")
+            from notesdb.render import PLOT_HINT
+
+            fail(PLOT_HINT)
     from notesdb.tune import generic_cases
 
     if cases is None and not generic:
@@ -774,7 +878,7 @@ def datasette_cmd(
     config: ConfigOpt = None,
     metadata_only: Annotated[bool, typer.Option("--metadata", help="Print the Datasette metadata for this database (for datasette -m) instead.")] = False,
 ) -> None:
-    """Browse the database in Datasette: ranked search and canned queries (needs notesdb[datasette]).
+    """Browse the database in Datasette: ranked search and canned queries (needs the datasette extra).
     Further options go to datasette serve, e.g. notesdb datasette -- --port 8010 --open."""
     from notesdb import datasette as ds
 
@@ -838,7 +942,7 @@ def mcp_cmd(
     try:
         import mcp.server  # noqa: F401
     except ImportError:
-        fail("the MCP server needs the mcp package: pip install 'notesdb[mcp]'")
+        fail("the MCP server needs the mcp package: pip install -e '.[mcp]' in a checkout, or pip install 'notesdb[mcp]'")
     from notesdb.server import Place, main
 
     place = Place(
@@ -846,3 +950,6 @@ def mcp_cmd(
         config=str(config) if config else None, no_log=no_log,
     )  # fmt: skip
     raise typer.Exit(main(place, warm=not no_warm))
+
+
+_full_short_help(app)  # every command is defined by now

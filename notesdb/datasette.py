@@ -1,6 +1,6 @@
 """Open a notesdb database in Datasette, with ranked search and the queries worth asking.
 
-Datasette (an optional extra, ``notesdb[datasette]``) does not find ``notes_fts`` by itself
+Datasette (an optional extra, ``datasette``) does not find ``notes_fts`` by itself
 because its external content is the view ``notes_text``, not the ``notes`` table. The metadata
 shipped beside this module (``datasette-metadata.yaml``) names it, hides the raw FTS table,
 describes every table and column, and adds canned queries: ranked search, why a decision named
@@ -29,7 +29,7 @@ METADATA_FILE = Path(__file__).with_name("datasette-metadata.yaml")
 #: The database key used in :data:`METADATA_FILE`.
 _TEMPLATE_NAME = "notes"
 #: What to tell a user who runs the command without Datasette.
-INSTALL_HINT = "pip install 'notesdb[datasette]'"
+INSTALL_HINT = "install the datasette extra, from a checkout of notesdb with pip install -e '.[datasette]'"
 
 
 def database_name(db_path: Path) -> str:

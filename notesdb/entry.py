@@ -9,7 +9,8 @@ An assistant runs its hook command with the event on stdin, not a terminal, and 
 code 2 as "block this prompt" (Claude Code, Gemini CLI). A notesdb started that way without a
 command (an entry an older client cut short, such as Claude Code before 2.1.139 dropping the
 exec form's ``args``) prints its usage on stderr and exits 1, which every client treats as a
-failed hook that does not block.
+failed hook that does not block; so does a ``hook`` command line with a usage error (an
+unknown option in a hand-edited entry).
 """
 
 from __future__ import annotations
@@ -72,12 +73,14 @@ def main() -> None:
             os._exit(code)
     from notesdb.cli import run
 
-    if argv[:1] and not argv[0].startswith("-") or _stdin_is_terminal():
+    as_hook = not argv or argv[0] == "hook" or argv[0].startswith("-")
+    if not as_hook or _stdin_is_terminal():
         run()
         return
-    # no command, stdin not a terminal: a usage error (exit 2) becomes exit 1 so that no
-    # assistant blocks a prompt on it, and bare ``notesdb`` prints its usage on stderr, where
-    # an assistant does not take it for context
+    # no command, or a ``hook`` command line the hook does not take (an unknown option), with
+    # stdin not a terminal, as an assistant runs its hook: a usage error (exit 2) becomes exit
+    # 1 so that no assistant blocks a prompt on it, and bare ``notesdb`` prints its usage on
+    # stderr, where an assistant does not take it for context
     if not argv:
         sys.stdout.flush()
         sys.stdout = sys.stderr

@@ -2,9 +2,11 @@
 
 The entry (see :mod:`notesdb.clients`) runs the absolute path of the installed ``notesdb``
 executable (a version-manager shim would add tens of ms to every message) as one shell-quoted
-command string, with an explicit timeout. Every other setting is kept, and so is the file's
-form: its indentation, its non-ASCII characters as they were written, its final newline. A
-file that held nothing but the notesdb hook is removed when the hook is taken out.
+command string, with an explicit timeout. The entry is added and taken out by editing the
+file's text where it goes (:mod:`notesdb.jsonc`): every other setting keeps its form and its
+comments, the new lines follow the file's indentation and way of writing non-ASCII
+characters, and ``uninstall`` after ``install`` gives back the file's bytes. A file that held
+nothing but the notesdb hook is removed when the hook is taken out.
 
 One notesdb hook per client: each client merges its settings files (Claude Code: user,
 project and local), so a notesdb hook found in another of them is reported instead of adding
@@ -22,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from notesdb import clients
+from notesdb import clients, jsonc
 from notesdb.clients import Client
 from notesdb.errors import NotesdbError
 
-__all__ = ["Installed", "Found", "executable", "install", "uninstall", "find_installed", "settings_path"]
+__all__ = ["Installed", "Found", "executable", "install", "uninstall", "find_installed", "settings_path", "venv_warning"]
 
 
 @dataclass
@@ -109,13 +111,25 @@ class _Form:
     existed: bool = False
 
 
-def _load(path: Path) -> tuple[dict[str, Any], _Form]:
+def _read(path: Path) -> str | None:
+    """The settings file's text, or None when it does not exist or holds only spaces."""
     if not path.exists():
+        return None
+    try:
+        with open(path, encoding="utf-8", newline="") as f:  # line endings as they are
+            text = f.read()
+    except (ValueError, OSError) as e:
+        raise NotesdbError(f"{path} cannot be read ({e}); fix it by hand first") from None
+    return text if text.strip() else None
+
+
+def _load(path: Path) -> tuple[dict[str, Any], _Form]:
+    text = _read(path)
+    if text is None:
         return {}, _Form()
     try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text or "{}")
-    except (ValueError, OSError) as e:
+        data = jsonc.loads(text)  # comments allowed: Gemini CLI strips them, people write them
+    except ValueError as e:
         raise NotesdbError(f"{path} is not valid JSON ({e}); fix it by hand first") from None
     if not isinstance(data, dict):
         raise NotesdbError(f"{path} does not hold a JSON object; fix it by hand first")
@@ -136,12 +150,13 @@ def _dump(data: dict[str, Any], form: _Form) -> str:
     return text + ("\n" if form.newline else "")
 
 
-def _save(path: Path, data: dict[str, Any], form: _Form) -> None:
+def _save(path: Path, text: str) -> None:
     """Replace the file atomically, writing through a symlink and keeping its permissions."""
     target = path.resolve() if path.is_symlink() else path
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".notesdb-tmp")
-    tmp.write_text(_dump(data, form), encoding="utf-8")
+    with open(tmp, "w", encoding="utf-8", newline="") as f:  # the text's own line endings
+        f.write(text)
     try:
         os.chmod(tmp, target.stat().st_mode & 0o7777)
     except FileNotFoundError:
@@ -173,19 +188,46 @@ def _ours_in(groups: list[Any] | None) -> list[dict[str, Any]]:
     ]
 
 
-def _remove_ours(data: dict[str, Any], client: Client, groups: list[Any]) -> int:
+def _event_nodes(text: str, client: Client) -> tuple[jsonc.Node, jsonc.Node | None, jsonc.Node | None]:
+    """The file's object, its ``hooks`` object and the client's event list (None if absent);
+    the shapes were checked by :func:`_groups` on the same text."""
+    root = jsonc.parse(text)
+    hooks = jsonc.member(root, "hooks")
+    groups = jsonc.member(hooks, client.event) if hooks is not None else None
+    return root, hooks, groups
+
+
+def _remove_ours(text: str, client: Client) -> tuple[str, int]:
+    """``text`` without any notesdb handler in the client's event list: a group holding only
+    notesdb handlers goes whole, and so do the event list and the ``hooks`` object when that
+    leaves them empty. Only those spans of the text change.
+
+    :returns: (new text, handlers removed)
+    """
     removed = 0
-    for group in groups:
-        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-            before = len(group["hooks"])
-            group["hooks"] = [h for h in group["hooks"] if not clients.is_notesdb_handler(h)]
-            removed += before - len(group["hooks"])
-    groups[:] = [g for g in groups if not (isinstance(g, dict) and g.get("hooks") == [])]
-    if not groups:
-        del data["hooks"][client.event]
-    if not data["hooks"]:
-        del data["hooks"]
-    return removed
+    while True:
+        root, hooks, groups = _event_nodes(text, client)
+        if hooks is None or groups is None:
+            return text, removed
+        for gi, group in enumerate(groups.children):
+            handlers = jsonc.member(group, "hooks") if group.kind == "object" else None
+            if handlers is None or handlers.kind != "array":
+                continue
+            ours = [hi for hi, h in enumerate(handlers.value) if clients.is_notesdb_handler(h)]
+            if not ours:
+                continue
+            removed += len(ours) if len(ours) == len(handlers.children) else 1
+            if len(ours) < len(handlers.children):
+                text = jsonc.remove(text, handlers, ours[0])
+            elif len(groups.children) > 1:
+                text = jsonc.remove(text, groups, gi)
+            elif len(hooks.children) > 1:
+                text = jsonc.remove(text, hooks, hooks.keys.index(client.event))
+            else:
+                text = jsonc.remove(text, root, root.keys.index("hooks"))
+            break
+        else:
+            return text, removed
 
 
 def find_installed(cwd: Path | None = None) -> list[Found]:
@@ -205,6 +247,25 @@ def find_installed(cwd: Path | None = None) -> list[Found]:
             for h in _ours_in(groups):
                 found.append(Found(client, scope, path, h, clients.handler_argv(h) or []))
     return found
+
+
+def venv_warning(exe: str) -> str | None:
+    """A ``warning:`` line when the executable ``exe`` lies in a virtualenv that is not a pipx
+    or uv tool environment, or None.
+
+    A virtualenv is the folder above ``bin/`` holding ``pyvenv.cfg``; pipx marks its own with
+    ``pipx_metadata.json`` and ``uv tool`` with ``uv-receipt.toml``. Those stay put; any other
+    virtualenv may be deleted or rebuilt, and the hook entry names the executable in it.
+    """
+    env = Path(exe).parent.parent
+    if not (env / "pyvenv.cfg").is_file():
+        return None
+    if (env / "pipx_metadata.json").is_file() or (env / "uv-receipt.toml").is_file():
+        return None
+    return (
+        f"warning: {exe} is in the virtualenv {env}: if it is deleted or rebuilt, every prompt "
+        "shows a failed hook; a stable install is pipx install /path/to/notesdb (or uv tool install)"
+    )
 
 
 def _advice(client: Client, scope: str, path: Path) -> list[str]:
@@ -231,12 +292,13 @@ def _advice(client: Client, scope: str, path: Path) -> list[str]:
 
 def install(
     notes: Path, db: Path, scope: str = "user", timeout: int = 10, *, client: str = "claude",
-    cwd: Path | None = None,
+    cwd: Path | None = None, config: Path | None = None,
 ) -> Installed:  # fmt: skip
     """Add (or update) the notesdb hook in ``client``'s settings file for ``scope``.
 
     :param notes: the notes folder (absolute)
     :param db: the database (absolute)
+    :param config: a config file for the hook (absolute), or None for its default
     :param timeout: seconds the client waits for the hook
     :returns: what was done; ``changed`` is False when the same entry was already there
     :raises NotesdbError: bad client or scope, a settings file that is not a JSON object, or a
@@ -260,18 +322,28 @@ def install(
                 f"'notesdb hook uninstall --client {c.name} --scope {other}'"
             )
     data, form = _load(path)
-    entry = clients.entry(c, clients.hook_argv(executable(), notes, db), timeout)
-    groups = _groups(data, c, path, create=True)
-    assert groups is not None
+    exe = executable()
+    entry = clients.entry(c, clients.hook_argv(exe, notes, db, config), timeout)
+    groups = _groups(data, c, path, create=False)
     advice = _advice(c, scope, path)
     if _ours_in(groups) == [entry]:
         return Installed(path, entry, False, advice)
-    if _ours_in(groups):
-        _remove_ours(data, c, groups)
-        groups = _groups(data, c, path, create=True)
-        assert groups is not None
-    groups.append({"hooks": [entry]})
-    _save(path, data, form)
+    text = _read(path)
+    if text is None:  # a new file: notesdb's form
+        _save(path, _dump({"hooks": {c.event: [{"hooks": [entry]}]}}, form))
+        return Installed(path, entry, True, advice)
+    text, _ = _remove_ours(text, c)
+    root, hooks, event = _event_nodes(text, c)
+    group = {"hooks": [entry]}
+    value: Any
+    if hooks is None:
+        node, key, value = root, "hooks", {c.event: [group]}
+    elif event is None:
+        node, key, value = hooks, c.event, [group]
+    else:
+        node, key, value = event, None, group
+    text = jsonc.append(text, node, value, key=key, indent=form.indent, ascii_only=form.ascii_only)
+    _save(path, text)
     return Installed(path, entry, True, advice)
 
 
@@ -287,10 +359,13 @@ def uninstall(scope: str = "user", *, client: str = "claude", cwd: Path | None =
     path = settings_path(scope, client, cwd)
     data, form = _load(path)
     groups = _groups(data, c, path, create=False)
-    removed = _remove_ours(data, c, groups) if groups is not None and _ours_in(groups) else 0
-    if removed:
-        if not data and not path.is_symlink():
-            path.unlink()  # it held only the notesdb hook (as when install created it)
-        else:
-            _save(path, data, form)
+    if not _ours_in(groups):
+        return path, 0
+    text = _read(path)
+    assert text is not None
+    text, removed = _remove_ours(text, c)
+    if text.strip() == "{}" and not path.is_symlink():
+        path.unlink()  # it held only the notesdb hook (as when install created it)
+    else:
+        _save(path, text)
     return path, removed

@@ -68,12 +68,16 @@ def record(
     return int(cur.lastrowid or 0)
 
 
-def latest(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]]:
-    """The newest ``limit`` decisions, newest first, as dicts with ``notes`` decoded."""
+def latest(conn: sqlite3.Connection, limit: int = 20, before: str | None = None) -> list[dict[str, Any]]:
+    """The newest ``limit`` decisions, newest first, as dicts with ``notes`` decoded.
+
+    :param before: an ISO date or time (UTC): only decisions with ``time < before``
+    """
     cur = conn.execute(
         "SELECT id, time, session_id, cwd, prompt, spoken, line, notes, top_scores, route, "
-        "elapsed_ms, error, label, label_note FROM decisions ORDER BY id DESC LIMIT ?",
-        (limit,),
+        "elapsed_ms, error, label, label_note FROM decisions WHERE ? IS NULL OR time < ? "
+        "ORDER BY id DESC LIMIT ?",
+        (before, before, limit),
     )
     cols = [c[0] for c in cur.description]
     out = []

@@ -25,7 +25,6 @@ import datetime as _dt
 import html
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import PurePosixPath
 from typing import Any, Final
 
@@ -111,8 +110,9 @@ def parse_note(path: str, data: bytes) -> Note:
     Rules, in brief:
 
     * Decoding: UTF-8, BOM stripped, CRLF and CR turned into LF. Invalid
-      UTF-8 is decoded with replacement characters (a problem). Data with a
-      NUL byte is binary: only the title (from the file name) is filled in.
+      UTF-8 is decoded with replacement characters (a problem). NUL bytes
+      that only pad the end are dropped; data with a NUL byte before its
+      end is binary: only the title (from the file name) is filled in.
       An empty or whitespace-only file gets its title from the file name.
     * Front matter: YAML between a leading ``---`` line and the next
       ``---`` or ``...`` line. It is removed from the body even when it is
@@ -146,6 +146,9 @@ def _parse(path: str, data: bytes) -> Note:
     data = bytes(data)
     problems: list[str] = []
 
+    # NUL bytes after the text only (a file preallocated or padded by a sync tool): the text
+    # before them is the note; a NUL inside the text makes it binary
+    data = data.rstrip(b"\x00")
     if b"\x00" in data[: MAX_NOTE_BYTES]:
         return _empty_note(path, [_P_BINARY])
 
@@ -416,7 +419,6 @@ def _dedupe(items: Any) -> list[str]:
 # --- Markdown ---------------------------------------------------------------
 
 
-@cache
 def _plain_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, str]], list[str]]:
     """Headings from ``#`` lines and everything else as body, without a Markdown parser."""
     headings: list[tuple[str, str]] = []

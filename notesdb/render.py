@@ -194,12 +194,18 @@ def evidence_cap(report: TuneReport) -> float:
     return float(max(10, 2 * math.ceil(top / 2)))
 
 
+#: What to do when ``--plot`` finds no matplotlib. notesdb is not on a package index, so
+#: ``pip install 'notesdb[plot]'`` cannot work: the extra is installed from the checkout.
+PLOT_HINT = ("--plot needs matplotlib: install the plot extra, from a checkout of notesdb with "
+             "pip install -e '.[plot]' (or pip install matplotlib in notesdb's environment)")
+
+
 def plot_tune(report: TuneReport, path: str | os.PathLike[str]) -> Path:
     """Draw ``report`` to a PNG: histograms of top coverage, evidence and lead (real against
     noise, with the current thresholds) and hit rate against precision for every setting.
 
     :returns: the path written
-    :raises NotesdbError: matplotlib is not installed (``pip install 'notesdb[plot]'``) or the
+    :raises NotesdbError: matplotlib is not installed (:data:`PLOT_HINT`) or the
         file cannot be written
     """
     try:
@@ -208,7 +214,7 @@ def plot_tune(report: TuneReport, path: str | os.PathLike[str]) -> Path:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise NotesdbError("--plot needs matplotlib: pip install 'notesdb[plot]'") from None
+        raise NotesdbError(PLOT_HINT) from None
     f = report.features
     marks = threshold_marks(report.base)
     fig, axs = plt.subplots(2, 2, figsize=(11, 8))

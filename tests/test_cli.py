@@ -38,6 +38,72 @@ def test_the_console_script_is_installed() -> None:
 # --- search -------------------------------------------------------------------
 
 
+def test_version_and_short_help_option() -> None:
+    from notesdb import __version__
+
+    r = subprocess.run([str(NOTESDB_EXE), "--version"], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"notesdb {__version__}\n", "")
+    for args in (["-h"], ["index", "-h"], ["label", "set", "-h"], ["hook", "install", "-h"]):
+        r = runner.invoke(app, args, prog_name="notesdb")
+        assert r.exit_code == 0 and r.stdout.startswith("Usage: notesdb"), (args, r.stderr)
+
+
+def _help_pages() -> dict[str, str]:
+    """The help of every command and group, by command line."""
+    import click
+    import typer.main
+
+    pages: dict[str, str] = {}
+
+    def walk(command: click.Command, path: list[str]) -> None:
+        pages[" ".join(path)] = runner.invoke(app, [*path[1:], "--help"], prog_name="notesdb").stdout
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, [*path, name])
+
+    walk(typer.main.get_command(app), ["notesdb"])
+    return pages
+
+
+def test_help_shows_whole_descriptions_and_one_style_of_placeholder() -> None:
+    pages = _help_pages()
+    assert {"notesdb", "notesdb index", "notesdb label set", "notesdb hook install"} <= set(pages)
+    top = pages["notesdb"].split("\nCommands:\n", 1)[1]
+    assert "..." not in top and "…" not in top
+    assert "Bring the database in line with the notes folder (new, changed,\n             renamed, deleted notes)." in top
+    for command, page in pages.items():
+        usage = page.split("\n", 1)[0]
+        # arguments are upper case: CASES, QUERY, ID, never {cases}
+        assert not re.search(r"[{\[][a-z_]+[}\]]", usage), (command, usage)
+        assert not re.search(r"\d{10,}", page), command  # no giant range such as 1<=x<=4611686018427387904
+        for option in ("--notes", "--db", "--config"):
+            line = next((ln for ln in page.splitlines() if ln.strip().startswith(option + " ")), None)
+            if line is not None:
+                assert line.split()[1] in ("DIR", "PATH", "FILE"), (command, line)
+    assert pages["notesdb eval"].startswith("Usage: notesdb eval [OPTIONS] {CASES}")
+    assert pages["notesdb tune"].startswith("Usage: notesdb tune [OPTIONS] [CASES]")
+    assert pages["notesdb label set"].startswith("Usage: notesdb label set [OPTIONS] {ID} {VERDICT}")
+
+
+def test_search_output_has_a_header(indexed: tuple[Path, Path]) -> None:
+    r = invoke("search", "worcester boiler", *where(indexed))
+    lines = r.stdout.splitlines()
+    assert lines[0] == "rank   score  title  (path)"
+    assert re.fullmatch(r"  1\.\s+\d+\.\d\d  .+  \(home/boiler-worcester\.md\)", lines[1]), lines[1]
+
+
+def test_an_empty_path_option_is_a_usage_error(indexed: tuple[Path, Path]) -> None:
+    for option in ("--notes", "--db", "--config"):
+        r = subprocess.run([str(NOTESDB_EXE), "search", "worcester", *where(indexed), option, ""],
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == f"Error: Invalid value for '{option}': an empty path names nothing\n"
+
+
+def test_label_set_of_an_id_beyond_sqlite_is_one_line(indexed: tuple[Path, Path]) -> None:
+    r = invoke("label", "set", str(2**70), "right", "--db", str(indexed[1]))
+    assert (r.exit_code, r.stderr) == (1, f"Error: no logged decision #{2**70}\n")
+
+
 def test_search_corrects_a_typo(indexed: tuple[Path, Path]) -> None:
     r = invoke("search", "worcster", "--json", *where(indexed))
     assert r.exit_code == 0, r.stderr
@@ -117,6 +183,25 @@ def test_index_prints_counts_and_one_line_per_problem(vault: Path, db_path: Path
         rf"{63 + len(BAD)} notes in .+: 0 added, 0 changed, 0 renamed, 0 removed \(\d+ ms\)\n"
         r"false-alarm meter: .*\n", r.stdout
     )
+
+
+def test_index_sums_up_each_kind_of_problem_and_lists_them_with_verbose(vault: Path, db_path: Path) -> None:
+    # empty placeholder notes are normal in a vault: one line for all of them
+    for i in range(12):
+        (vault / f"empty-{i:02}.md").write_bytes(b"")
+    (vault / "scan.md").write_bytes(b"\x00\x01\x02")
+    r = invoke("index", "--notes", str(vault), "--db", str(db_path))
+    assert r.exit_code == 0, r.stderr
+    problems = [line for line in r.stdout.splitlines() if line.startswith("problem: ")]
+    assert problems == [
+        "problem: empty file: 12 notes (--verbose lists them)",
+        "problem: scan.md: binary file (contains NUL bytes): only its name is indexed",
+    ]
+    r = invoke("index", "--rebuild", "--verbose", "--notes", str(vault), "--db", str(db_path))
+    problems = [line for line in r.stdout.splitlines() if line.startswith("problem: ")]
+    assert problems == [f"problem: empty-{i:02}.md: empty file" for i in range(12)] + [
+        "problem: scan.md: binary file (contains NUL bytes): only its name is indexed"
+    ]
 
 
 def test_index_json(indexed: tuple[Path, Path]) -> None:
@@ -225,8 +310,12 @@ def test_errors_are_one_line(command: list[str], problem: str, tmp_path: Path, a
     assert r.stdout == ""
     assert r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.stderr
     assert "Traceback" not in r.stderr
-    if problem in ("missing notes folder", "notes is a file"):
+    if problem == "missing notes folder" and command == ["log"]:  # reads the database only
+        assert r.stderr == f"Error: no database at {db}: run 'notesdb index' first\n"
+    elif problem == "missing notes folder":
         assert r.stderr == f"Error: notes folder not found: {notes}\n"
+    elif problem == "notes is a file":
+        assert r.stderr == f"Error: notes folder {notes} is a file, not a folder: give the folder that holds the notes\n"
     elif problem == "no notes given":
         assert r.stderr == "Error: no notes folder: pass --notes DIR or set NOTESDB_NOTES\n"
     else:
@@ -351,6 +440,24 @@ def test_commands_that_read_the_database_need_only_the_database(vault: Path, db_
     r = invoke("log", "--db", str(tmp_path / "none.db"))
     assert r.exit_code == 1 and "run 'notesdb index' first" in r.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_log_and_label_read_the_database_while_the_notes_folder_is_gone(vault: Path, tmp_path: Path) -> None:
+    # the default database of a folder, then the folder unmounted or renamed
+    assert invoke("index", "--notes", str(vault)).exit_code == 0
+    event = {"session_id": "s", "cwd": "/tmp", "prompt": COVERED_MESSAGE}
+    p = subprocess.run([str(NOTESDB_EXE), "hook", "--notes", str(vault)], input=json.dumps(event).encode(),
+                       capture_output=True, timeout=60)  # fmt: skip
+    assert p.returncode == 0 and p.stdout
+    vault.rename(tmp_path / "elsewhere")
+    r = invoke("log", "--json", "--notes", str(vault))
+    assert r.exit_code == 0, r.stderr
+    assert [row["prompt"] for row in json.loads(r.stdout)] == [COVERED_MESSAGE]
+    r = invoke("label", "list", "--json", "--notes", str(vault))
+    assert r.exit_code == 0 and len(json.loads(r.stdout)) == 1, r.stderr
+    # a command that reads the notes still needs them
+    r = invoke("search", "worcester", "--notes", str(vault))
+    assert (r.exit_code, r.stderr) == (1, f"Error: notes folder not found: {vault}\n")
 
 
 def test_log_when_empty(indexed: tuple[Path, Path]) -> None:

@@ -314,7 +314,10 @@ def test_tune_plot_without_matplotlib_is_one_line(tiny: dict[str, Path], tmp_pat
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     r = invoke("tune", str(tiny["cases"]), *opts(tiny), "--plot", str(tmp_path / "t.png"))
-    assert r.exit_code == 1 and r.stderr.strip() == "Error: --plot needs matplotlib: pip install 'notesdb[plot]'"
+    assert r.exit_code == 1 and r.stderr.strip() == (
+        "Error: --plot needs matplotlib: install the plot extra, from a checkout of notesdb with "
+        "pip install -e '.[plot]' (or pip install matplotlib in notesdb's environment)"
+    )
 
 
 def test_tune_plot_draws_a_png(tiny: dict[str, Path], tmp_path: Path) -> None:

@@ -257,7 +257,7 @@ def test_index_reports_each_bad_note_once_and_indexes_the_rest(tmp_path: Path) -
     notes, db = tmp_path / "notes", tmp_path / "data" / "notes.db"
     notes.mkdir()
     expect = bad_folder(notes)
-    proc = run("index", "--notes", notes, "--db", db, timeout=300)
+    proc = run("index", "--notes", notes, "--db", db, "--verbose", timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == b""
     lines = proc.stdout.decode("utf-8").splitlines()
@@ -633,7 +633,9 @@ def test_an_unknown_hook_option_is_a_usage_error_not_a_silent_hook(indexed: tupl
     vault, db = indexed
     before = len(rows(db))
     proc = run("hook", "--notes", vault, "--db", db, "--bogus", stdin=event(COVERED_MESSAGE))
-    assert proc.returncode == 2 and proc.stdout == b""
+    # exit 1, not click's 2: an assistant runs the hook with stdin not a terminal and reads 2
+    # as "block this prompt"
+    assert proc.returncode == 1 and proc.stdout == b""
     assert one_line_error(proc) == "Error: No such option: --bogus\n"
     assert len(rows(db)) == before  # the hook did not run
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shlex
 import shutil
 import sqlite3
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE
 from typer.testing import CliRunner
 
@@ -452,3 +455,132 @@ def test_install_refuses_a_config_the_hook_could_not_read(notes: Path, isolated_
     assert r.returncode == 1 and r.stdout == ""
     assert r.stderr.startswith(f"Error: config file {config} is not valid TOML") and r.stderr.count("\n") == 1
     assert not user_settings(isolated_home).exists()  # no hook that would stay silent on every message
+
+
+# --- the settings file as the person wrote it: comments, compact objects, bytes ------------
+
+GEMINI_WITH_COMMENTS = """{
+  // Gemini CLI strips comments before it reads this file
+  "security": {"auth": {"selectedType": "gemini-api-key"}}, /* compact, on purpose */
+  "ui": {
+    "theme": "GitHub", // a URL in a string is not a comment:
+    "footer": "see https://example.org/a//b /* not a comment */"
+  }
+}
+"""
+
+
+def test_gemini_settings_with_comments_are_accepted_and_kept(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    from notesdb import jsonc
+
+    path = isolated_home / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(GEMINI_WITH_COMMENTS)
+    db = tmp_path / "n.db"
+    r = notesdb("hook", "install", "--client", "gemini", "--notes", str(notes), "--db", str(db))
+    assert r.returncode == 0, r.stderr
+    text = path.read_text()
+    # every comment and the compact line stay; the entry is added after the last member
+    assert text.startswith(GEMINI_WITH_COMMENTS[: GEMINI_WITH_COMMENTS.rindex("\n}")])
+    settings = jsonc.loads(text)
+    assert settings["ui"]["footer"] == "see https://example.org/a//b /* not a comment */"
+    assert [h["name"] for g in settings["hooks"]["BeforeAgent"] for h in g["hooks"]] == ["notesdb"]
+    r = notesdb("hook", "uninstall", "--client", "gemini")
+    assert r.stdout == f"removed 1 notesdb hook entry from {path}\n"
+    assert path.read_text() == GEMINI_WITH_COMMENTS
+
+
+COMPACT = {
+    "no hooks": '{\n  "model": "opus",\n  "statusLine": {"type": "command", "command": "~/bin/status"}\n}\n',
+    "other events": (
+        '{\n  "statusLine": {"type": "command", "command": "~/bin/status"},\n'
+        '  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]\n  }\n}\n'
+    ),
+    "a compact group": (
+        '{\n  "statusLine": {"type": "command", "command": "~/bin/status"},\n  "hooks": {\n'
+        '    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "/usr/local/bin/audit-prompt"}]}]\n'
+        "  }\n}\n"
+    ),
+    "one line": '{"statusLine": {"type": "command", "command": "s"}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "n"}]}]}}',
+    "crlf": '{\r\n  "statusLine": {"type": "command", "command": "s"}\r\n}\r\n',
+}
+
+
+@pytest.mark.parametrize("before", COMPACT.values(), ids=COMPACT.keys())
+def test_install_then_uninstall_gives_back_the_bytes(notes: Path, isolated_home: Path, before: str) -> None:
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    path.write_bytes(before.encode())
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
+    after = path.read_bytes().decode()
+    # the parts notesdb did not touch keep their form: the compact objects stay on one line
+    compact = re.findall(r'"statusLine": \{[^{}]*\}|\{"hooks": \[\{[^{}]*\}\]\}', before)
+    assert compact
+    for kept in compact:
+        assert kept in after
+    settings = json.loads(after)
+    assert settings["statusLine"]["type"] == "command"
+    assert len(ours(settings)) == 1
+    assert notesdb("hook", "install", "--notes", str(notes)).stdout.startswith("already installed")
+    assert notesdb("hook", "uninstall").returncode == 0
+    assert path.read_bytes() == before.encode()
+
+
+def test_install_and_uninstall_take_config(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    config = tmp_path / "quiet.toml"
+    config.write_text("[gate]\nstrong_words = 3\n")
+    r = notesdb_process("hook", "install", "--notes", str(notes), "--db", str(tmp_path / "n.db"), "--config", str(config))
+    assert r.returncode == 0, r.stderr
+    (entry,) = ours(json.loads(user_settings(isolated_home).read_text()))
+    assert argv(entry)[argv(entry).index("--config") + 1] == str(config.resolve())
+    # the entry runs: the hook reads that config
+    event = json.dumps({"prompt": COVERED_MESSAGE, "session_id": "s", "cwd": "/tmp"})
+    p = subprocess.run(argv(entry), input=event, capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stderr) == (0, "")
+    r = notesdb_process("hook", "uninstall", "--config", str(config))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert ours(json.loads(user_settings(isolated_home).read_text() or "{}") if user_settings(isolated_home).exists() else {}) == []
+    # a config with a mistake, or none at that path: refused before anything is written
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[gate]\nstrong_words = inf\n")
+    for given in (bad, tmp_path / "none.toml"):
+        r = notesdb_process("hook", "install", "--notes", str(notes), "--config", str(given))
+        assert r.returncode == 1 and r.stdout == "" and r.stderr.count("\n") == 1, r.stderr
+        assert r.stderr.startswith("Error: ") and str(given.name) in r.stderr
+        assert not user_settings(isolated_home).exists()
+
+
+def test_install_from_a_virtualenv_warns_once(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    from notesdb.install import venv_warning
+
+    # the console script the tests run lives in a plain virtualenv
+    r = notesdb_process("hook", "install", "--notes", str(notes), "--db", str(tmp_path / "n.db"))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"warning: {NOTESDB_EXE.resolve()} is in the virtualenv ")
+    assert "pipx install" in r.stderr
+    # pipx and uv tool environments stay put; a program outside any virtualenv is fine too
+    for marker in (None, "pipx_metadata.json", "uv-receipt.toml"):
+        env = tmp_path / f"env-{marker}"
+        (env / "bin").mkdir(parents=True)
+        (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        if marker:
+            (env / marker).write_text("")
+        exe = str(env / "bin" / "notesdb")
+        assert (venv_warning(exe) is None) == (marker is not None), marker
+    assert venv_warning("/usr/bin/notesdb") is None
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(JSON_VALUES, st.sampled_from([None, 2, "\t"]))
+def test_settings_reader_reads_what_json_writes(value: Any, indent: Any) -> None:
+    from notesdb import jsonc
+
+    text = json.dumps(value, indent=indent)
+    assert jsonc.loads(text) == value
+    assert jsonc.loads("// a comment\n/* another */ " + text + " // trailing\n") == value

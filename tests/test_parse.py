@@ -659,6 +659,34 @@ def test_yaml_alias_bomb_is_bounded() -> None:
     assert note.title == "Heading" and note.body == "body"  # a list is no title
 
 
+def test_nul_padding_after_the_text_is_dropped() -> None:
+    # a note preallocated by a sync tool: its text, then NUL bytes to the end
+    note = parse_note("trips/ferry.md", b"# Ferry times\n\nThe 07:40 sails daily.\n" + b"\x00" * 4096)
+    assert (note.title, note.body, note.problems) == ("Ferry times", "The 07:40 sails daily.", [])
+    # a NUL inside the text is still binary, padding or not
+    inside = parse_note("trips/ferry.md", b"# Ferry\x00times\n" + b"\x00" * 10)
+    assert (inside.title, inside.body, inside.problems) == ("ferry", "", [BINARY])
+
+
+def test_parsing_large_notes_keeps_nothing_alive() -> None:
+    # notes over the Markdown parser's limit (256 KiB) once stayed in a cache keyed by their
+    # text: 20 of them kept about 20 MB alive after the parse
+    import gc
+    import tracemalloc
+
+    notes = [(f"# Log {i}\n\n" + f"line {i} of the log\n" * 20_000).encode() for i in range(20)]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for i, data in enumerate(notes):
+            assert parse_note(f"logs/{i}.md", data).title == f"Log {i}"
+        gc.collect()
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept < 2_000_000, kept
+
+
 def test_long_note_is_read_as_plain_text() -> None:
     # over 256 KiB of Markdown skips the Markdown parser: '#' lines are still headings
     table = "| a | b |\n|---|---|\n" + "| x | y |\n" * 40_000

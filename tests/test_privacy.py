@@ -117,6 +117,25 @@ def test_log_purge_before_a_date(indexed: tuple[Path, Path]) -> None:
     assert b"old message about" not in raw_bytes(db)
 
 
+def test_log_before_a_date_shows_only_older_decisions(indexed: tuple[Path, Path]) -> None:
+    # without --purge, --before filters what is shown instead of being ignored
+    vault, db = indexed
+    hook(vault, db, event("old message about the worcester boiler"))
+    hook(vault, db, event("new message about the worcester boiler"))
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE decisions SET time = '2024-03-01T10:00:00.000+00:00' WHERE id = ?", (rows(db)[0]["id"],))
+    conn.commit()
+    conn.close()
+    proc = cli("log", "--json", "--before", "2025-01-01", "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    assert [r["prompt"] for r in json.loads(proc.stdout)] == ["old message about the worcester boiler"]
+    proc = cli("log", "--before", "2024-01-01", "--db", db)
+    assert (proc.returncode, proc.stdout) == (0, "no decisions logged before 2024-01-01\n")
+    proc = cli("log", "--before", "last week", "--db", db)
+    assert (proc.returncode, proc.stderr) == (1, "Error: --before takes a date like 2026-01-31, not 'last week'\n")
+    assert len(rows(db)) == 2  # nothing purged
+
+
 def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(NOTESDB_EXE), *map(str, args)], capture_output=True, text=True, timeout=120)
 
@@ -195,11 +214,30 @@ def test_label_export_is_owner_only(open_umask: object, indexed: tuple[Path, Pat
     export = tmp_path / "cases.jsonl"
     export.write_text("an older file, readable by all\n")
     export.chmod(0o666)
-    proc = cli("label", "export", export, "--notes", vault, "--db", db)
+    proc = cli("label", "export", export, "--notes", vault, "--db", db, "--force")
     assert proc.returncode == 0, proc.stderr
     assert mode(export) == 0o600
     assert NEEDLE in export.read_bytes()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_label_export_does_not_replace_a_file_it_did_not_write(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    vault, db = indexed
+    hook(vault, db, event(SECRET))
+    (decision,) = rows(db)
+    assert cli("label", "set", str(decision["id"]), "right", "--db", db).returncode == 0
+    other = tmp_path / "thesis.txt"
+    other.write_bytes(b"three years of work\n")
+    proc = cli("label", "export", other, "--db", db)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == f"Error: {other} exists and is not an earlier export: pass --force to replace it\n"
+    assert other.read_bytes() == b"three years of work\n"
+    # a file this database exported before is replaced without --force
+    export = tmp_path / "cases.jsonl"
+    assert cli("label", "export", export, "--db", db).returncode == 0
+    assert cli("label", "export", export, "--db", db).returncode == 0
+    assert cli("label", "export", other, "--db", db, "--force").returncode == 0
+    assert NEEDLE in other.read_bytes()
 
 
 def test_purge_says_when_the_write_ahead_log_stays_busy(indexed: tuple[Path, Path]) -> None:
