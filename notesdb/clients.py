@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -132,6 +131,8 @@ def entry(client: Client, argv: list[str], timeout_s: int) -> dict[str, Any]:
     handler: dict[str, Any] = {"type": "command"}
     if client.named:
         handler["name"] = "notesdb"
+    import shlex  # not on the hook's path
+
     handler["command"] = shlex.join(argv)
     handler["timeout"] = timeout_s * client.timeout_scale
     return handler
@@ -145,6 +146,8 @@ def handler_argv(handler: Any) -> list[str] | None:
     if isinstance(args, list):
         return [handler["command"], *(str(a) for a in args)]
     try:
+        import shlex  # not on the hook's path
+
         return shlex.split(handler["command"])
     except ValueError:
         return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+import time
 
 __all__ = ["now_iso", "file_stamp"]
 
@@ -10,9 +10,16 @@ __all__ = ["now_iso", "file_stamp"]
 def now_iso(timespec: str = "milliseconds") -> str:
     """The current UTC time, ISO 8601 (``2025-01-31T09:15:02.123+00:00``).
 
+    The same text as ``datetime.now(timezone.utc).isoformat(timespec=timespec)``, written with
+    :mod:`time` because importing :mod:`datetime` costs the hook about 2 ms on every message.
+
     :param timespec: as for :meth:`datetime.isoformat`: ``"seconds"`` or ``"milliseconds"``
     """
-    return datetime.now(timezone.utc).isoformat(timespec=timespec)
+    now = time.time()
+    text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now))
+    if timespec == "milliseconds":
+        text += f".{int(now * 1000) % 1000:03d}"
+    return text + "+00:00"
 
 
 def file_stamp() -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timedelta, timezone
+import time
 from typing import Final
 
 from notesdb.gate import Decision, Route, format_line
@@ -37,7 +37,8 @@ def earlier(conn: sqlite3.Connection, session_id: str, hours: float = SESSION_HO
     """
     if not session_id:
         return {}
-    since = (datetime.now(timezone.utc) - timedelta(hours=hours)).isoformat(timespec="milliseconds")
+    # the log's own time format (clock.now_iso), without importing datetime on the hook's path
+    since = time.strftime("%Y-%m-%dT%H:%M:%S.000+00:00", time.gmtime(time.time() - hours * 3600))
     named: dict[str, float] = {}
     rows = conn.execute(
         "SELECT notes, top_scores FROM decisions WHERE time >= ? AND session_id = ? AND spoken = 1",
