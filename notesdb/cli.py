@@ -31,7 +31,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 hook_app = typer.Typer(
-    help="The Claude Code UserPromptSubmit hook: run it (reads event JSON on stdin), install or uninstall it.",
+    help="The per-prompt hook of Claude Code, Codex CLI and Gemini CLI: run it (reads event JSON on stdin), install or uninstall it.",
     invoke_without_command=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -414,13 +414,17 @@ def hook(
     db: DbOpt = None,
     config: ConfigOpt = None,
     no_log: Annotated[bool, typer.Option("--no-log", help="Do not store prompt text in the log.")] = False,
+    warm: Annotated[bool, typer.Option("--warm", help="Ask a running 'notesdb mcp' over its socket first; judge here when none answers.")] = False,
 ) -> None:
-    """Run the hook: event JSON on stdin, one JSON object or nothing on stdout, exit 0."""
+    """Run the hook (Claude Code, Codex CLI, Gemini CLI): event JSON on stdin, one JSON object or nothing on stdout, exit 0."""
     if ctx.invoked_subcommand is not None:
         return
-    from notesdb.hook import main as hook_main
+    if warm:
+        from notesdb.warm import hook_main
+    else:
+        from notesdb.hook import main as hook_main
 
-    args: list[str] = []
+    args: list[str] = ["--warm"] if warm else []
     for name, value in (("--notes", notes), ("--db", db), ("--config", config)):
         if value is not None:
             args += [name, str(value)]
@@ -455,6 +459,10 @@ def hook_install(
             raise NotesdbError(f"config file not found: {config}")
         o = Opened(folder, db_path, config_path, progress=True)  # reads (checks) the config
         count = o.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+        from notesdb.meter import measure, store, stored
+
+        if stored(o.conn) is None:  # measured once here, so that doctor has it from the start
+            store(o.conn, measure(o.conn, o.config.gate))
         done = install(folder.resolve(), db_path, scope, timeout, client=client, config=config_path)
     except NotesdbError as e:
         fail(str(e))

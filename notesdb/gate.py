@@ -63,6 +63,10 @@ class Route:
     SAID: Final = "said-before"  # every note it would name was named earlier in the conversation
 
 
+#: A route whose evidence bar is set at least this high is switched off (``margin_evidence``
+#: and ``about_evidence`` default to 99: measured, and left off; see ``settings.py``).
+ROUTE_OFF: Final = 99.0
+
 #: The routes through which the gate speaks.
 SPOKEN: Final = frozenset({Route.STRONG, Route.LEAD, Route.RARE, Route.MARGIN, Route.ABOUT})
 
@@ -296,16 +300,20 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             d.reasons.append(f"no clear winner: lead {ahead:.2f} < {s.min_lead}")
         return d
     if route == Route.WEAK:
-        d.reasons.append(
-            f"no route: strong needs evidence {s.strong_evidence} from {s.strong_words} words at "
-            f"coverage {s.strong_coverage}; lead needs {s.lead_ratio}x at evidence {s.lead_evidence} "
-            f"and coverage {s.lead_coverage}; rare needs a word of weight {s.rare_weight} in the "
-            f"title, desc or headings at coverage {s.rare_coverage}; margin needs {s.margin_evidence} "
-            f"evidence the second lacks at coverage {s.margin_coverage}; about needs a title, desc "
-            f"or headings word of weight {s.about_weight}, a lead of {s.about_min_lead}x and evidence "
-            f"x lead {s.about_evidence} (has {lead_weighted(top, ahead, s):.2f}) holding "
-            f"{s.about_held} of the message (holds {top.held:.2f})"
-        )
+        needs = [
+            f"strong needs evidence {s.strong_evidence} from {s.strong_words} words at coverage {s.strong_coverage}",
+            f"lead needs {s.lead_ratio}x at evidence {s.lead_evidence} and coverage {s.lead_coverage}",
+            f"rare needs a word of weight {s.rare_weight} in the title, desc or headings at coverage {s.rare_coverage}",
+        ]
+        if s.margin_evidence < ROUTE_OFF:
+            needs.append(f"margin needs {s.margin_evidence} evidence the second lacks at coverage {s.margin_coverage}")
+        if s.about_evidence < ROUTE_OFF:
+            needs.append(
+                f"about needs a title, desc or headings word of weight {s.about_weight}, a lead of "
+                f"{s.about_min_lead}x and evidence x lead {s.about_evidence} (has "
+                f"{lead_weighted(top, ahead, s):.2f}) holding {s.about_held} of the message (holds {top.held:.2f})"
+            )
+        d.reasons.append("no route: " + "; ".join(needs))
         return d
     why = {
         Route.STRONG: f"strong: evidence {top.evidence:.2f} >= {s.strong_evidence}, coverage "
