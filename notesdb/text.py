@@ -129,7 +129,9 @@ def words(text: str) -> list[str]:
 
 #: Separators across which two tokens form one joined variant: a hyphen always ("wi-fi",
 #: "FT-65"); a space only between letters and a number ("MGS 3", "RTX 4090").
-_JOIN_GAP: Final = re.compile(r"[-‐‑]|[ \t]")
+_JOIN_GAPS: Final = frozenset("-‐‑ \t")
+#: A text without any of these has no pair to join (every join needs a hyphen or a digit).
+_MAY_JOIN: Final = re.compile(r"[-‐‑\d]")
 #: Longest letter run a spaced number is joined to: model and product names ("rtx 4090",
 #: "witcher 3"), not long words before a count ("temperature 21").
 MAX_JOIN_LETTERS: Final = 8
@@ -150,12 +152,14 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
     ("2024-11-02") are not joined: their parts are the words people type. Tokens are folded like
     :func:`words`.
     """
+    if not _MAY_JOIN.search(text):  # no hyphen and no digit: nothing to join
+        return []
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
     out: list[tuple[str, str]] = []
     prev: re.Match[str] | None = None
     for m in _TOKEN_RE.finditer(text):
-        if prev is not None and _JOIN_GAP.fullmatch(text, prev.end(), m.start()):
+        if prev is not None and m.start() - prev.end() == 1 and text[prev.end()] in _JOIN_GAPS:
             a, b = spell(fold(prev.group())), spell(fold(m.group()))
             hyphen = text[prev.end()] not in " \t"
             if a and b and (
@@ -175,7 +179,9 @@ def extra_words(text: str, added: str = "") -> list[str]:
     """
     have = set(tokenize(text))
     out: dict[str, None] = {}
-    for w in words(text) + joined(text) + words(added) + joined(added):
+    # an ASCII text's words are its tokens: only its joins and ``added`` can bring new ones
+    own = joined(text) if text.isascii() else words(text) + joined(text)
+    for w in own + words(added) + joined(added):
         if w not in have:
             out.setdefault(w, None)
     return list(out)
