@@ -31,11 +31,12 @@ This module imports only the standard library: the hook reads :func:`answer` fro
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+
+from notesdb.hook import EVENTS, answer  # the answer lives with the hook, which runs on every message
 
 __all__ = [
     "Client",
@@ -70,7 +71,6 @@ CLIENTS: Final = {
     "gemini": Client("gemini", "Gemini CLI", "BeforeAgent", ".gemini", "settings.json", None, 1000, True),
 }  # fmt: skip
 #: Hook events notesdb answers, and the event name its answer carries.
-EVENTS: Final = frozenset({"UserPromptSubmit", "BeforeAgent"})
 SCOPES: Final = ("user", "project", "local")
 
 
@@ -157,16 +157,3 @@ def is_notesdb_handler(handler: Any) -> bool:
     """True for a handler that runs ``notesdb hook`` (written by any version of notesdb)."""
     argv = handler_argv(handler)
     return argv is not None and len(argv) >= 2 and Path(argv[0]).name.startswith("notesdb") and argv[1] == "hook"
-
-
-def answer(event_name: str, line: str) -> str:
-    """What the hook prints to add ``line`` to the context, for the event it received.
-
-    Claude Code and Codex CLI (``UserPromptSubmit``) and Gemini CLI (``BeforeAgent``) all read
-    ``hookSpecificOutput.additionalContext``; ``hookEventName`` names the event answered (Codex
-    requires it, and its schema allows no other property).
-
-    :returns: one JSON object, no trailing newline
-    """
-    out = {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": line}}
-    return json.dumps(out, ensure_ascii=False)

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sqlite3
 
-__all__ = ["main", "run", "SYNC_BUDGET_S"]
+__all__ = ["main", "run", "answer", "EVENTS", "SYNC_BUDGET_S"]
 
 #: Seconds one hook call may spend parsing changed notes before it answers from what is
 #: indexed (the rest is picked up by later calls). Keeps every call near or under 1 s.
@@ -54,6 +54,24 @@ LOG_BOUND_S: Final = 1.0
 MIN_LOG_WAIT_S: Final = 0.2
 #: Notes with problems named in one decision's ``error`` (each is named again while it lasts).
 MAX_LOGGED_PROBLEMS: Final = 20
+
+
+#: The events notesdb answers: ``UserPromptSubmit`` (Claude Code, Codex CLI) and
+#: ``BeforeAgent`` (Gemini CLI); see :mod:`notesdb.clients` for each client's entry.
+EVENTS: Final = frozenset({"UserPromptSubmit", "BeforeAgent"})
+
+
+def answer(event_name: str, line: str) -> str:
+    """What the hook prints to add ``line`` to the context, for the event it received.
+
+    Claude Code and Codex CLI (``UserPromptSubmit``) and Gemini CLI (``BeforeAgent``) all read
+    ``hookSpecificOutput.additionalContext``; ``hookEventName`` names the event answered (Codex
+    requires it, and its schema allows no other property).
+
+    :returns: one JSON object, no trailing newline
+    """
+    out = {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": line}}
+    return json.dumps(out, ensure_ascii=False)
 
 
 def _text(value: object, limit: int) -> str:
@@ -150,7 +168,6 @@ def run(raw: bytes, argv: list[str]) -> str:
     from notesdb.gate import Decision, Route
 
     opts = _parse_args(argv)
-    from notesdb.clients import EVENTS, answer
 
     event: dict[str, object] = {}
     event_name = "UserPromptSubmit"
