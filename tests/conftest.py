@@ -73,6 +73,23 @@ SHARED_MISSING = f"the shared labelled sets are not at {SHARED}: quality bars on
 _SHARED_LINE = sys._getframe().f_lineno
 
 
+def write_and_index(vault: Path, db: Path, notes: dict[str, str]) -> tuple[Path, Path]:
+    """Write ``notes`` (relative path -> text) into a new folder ``vault`` and index it into
+    ``db`` with the real sync; returns ``(vault, db)``."""
+    from notesdb.db import open_db
+    from notesdb.sync import sync
+
+    for rel, text in notes.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    conn = open_db(db)
+    try:
+        sync(conn, vault)
+    finally:
+        conn.close()
+    return vault, db
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """Every quality bar skipped for want of ../shared is reported at one place, so that the

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import NOTESDB_EXE, decision_rows
+from conftest import NOTESDB_EXE, decision_rows, write_and_index
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
 
@@ -23,14 +23,7 @@ NOTES = {
 
 @pytest.fixture
 def folder(tmp_path: Path) -> tuple[Path, Path]:
-    vault = tmp_path / "notes"
-    vault.mkdir()
-    for name, text in NOTES.items():
-        (vault / name).write_text(text, encoding="utf-8")
-    db = tmp_path / "notes.db"
-    subprocess.run([str(NOTESDB_EXE), "index", "--notes", str(vault), "--db", str(db)], check=True,
-                   capture_output=True, timeout=60)  # fmt: skip
-    return vault, db
+    return write_and_index(tmp_path / "notes", tmp_path / "notes.db", NOTES)
 
 
 def say(folder: tuple[Path, Path], prompt: str, session: str) -> str | None:

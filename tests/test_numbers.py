@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from conftest import write_and_index
 
 from notesdb.decide import decide
 from notesdb.query import build_query
@@ -36,17 +37,7 @@ NOTES = {
 @pytest.fixture
 def numbers_vault(tmp_path: Path) -> tuple[Path, Path]:
     """``(vault, db)``: the folder above, indexed."""
-    from notesdb.sync import sync
-
-    vault = tmp_path / "numbers"
-    for rel, text in NOTES.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text)
-    db = tmp_path / "numbers.db"
-    c = open_db(db)
-    sync(c, vault)
-    c.close()
-    return vault, db
+    return write_and_index(tmp_path / "numbers", tmp_path / "numbers.db", NOTES)
 
 
 @pytest.fixture
