@@ -3,15 +3,19 @@
 An eager tool is worse than none, so the gate speaks only when the top note clearly leads: not
 tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and near ties) and at
 least ``min_lead`` times its evidence, unless it is the only candidate. Then it speaks through
-the first of five routes whose thresholds are met (:func:`verdict`):
+the first of seven routes whose thresholds are met (:func:`verdict`):
 
 1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
 2. ``lead``: well ahead of the second note, with fair evidence and coverage;
 3. ``rare``: the top note is *about* a rare word of the message (title, description or
    headings), and covers a good share of the message;
-4. ``margin``: the top note holds evidence the second lacks (:func:`margin`: a rare word only
+4. ``ahead``: ahead of the second note and covering half the message, where the evidence it
+   needs falls as its lead grows (:func:`ahead_weighted`);
+5. ``sole``: the only note of very few holding a word English does not know (a name, a place, a
+   term of a trade), even in its body, far ahead of the second and holding most of the message;
+6. ``margin``: the top note holds evidence the second lacks (:func:`margin`: a rare word only
    it has, even in its body), and covers a good share of the message;
-5. ``about``: the top note is about a word of the message (title, aliases, description or
+7. ``about``: the top note is about a word of the message (title, aliases, description or
    headings) and leads the second; the evidence it needs falls as its lead grows
    (:func:`lead_weighted`), so a short question whose one rare word sits in the body of the note
    named by its other word speaks when that note is far ahead of every other.
@@ -39,7 +43,7 @@ from notesdb.settings import TIE_TOLERANCE, Settings
 if TYPE_CHECKING:
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "sole_words", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -50,6 +54,8 @@ class Route:
     STRONG: Final = "strong"
     LEAD: Final = "lead"
     RARE: Final = "rare"
+    AHEAD: Final = "ahead"
+    SOLE: Final = "sole"
     MARGIN: Final = "margin"
     ABOUT: Final = "about"
     NO_TERMS: Final = "no-terms"  # nothing searchable in the message
@@ -68,7 +74,9 @@ class Route:
 ROUTE_OFF: Final = 99.0
 
 #: The routes through which the gate speaks.
-SPOKEN: Final = frozenset({Route.STRONG, Route.LEAD, Route.RARE, Route.MARGIN, Route.ABOUT})
+SPOKEN: Final = frozenset(
+    {Route.STRONG, Route.LEAD, Route.RARE, Route.AHEAD, Route.SOLE, Route.MARGIN, Route.ABOUT}
+)
 
 #: The added line never exceeds this many characters.
 MAX_LINE_CHARS: Final = 600
@@ -146,6 +154,37 @@ def lead_weighted(top: Candidate, ahead: float, settings: Settings) -> float:
     return top.evidence * min(ahead, settings.about_lead_cap)
 
 
+def ahead_weighted(top: Candidate, ahead: float, settings: Settings) -> float:
+    """The top note's evidence times its lead over the second, the lead counted up to
+    ``settings.ahead_lead_cap`` (a lone candidate's infinite lead counts as the cap): the
+    ``ahead`` route's measure, in evidence units.
+
+    :param ahead: :func:`lead` of the top note over the second
+    """
+    return top.evidence * min(ahead, settings.ahead_lead_cap)
+
+
+def sole_words(top: Candidate, second: Candidate | None, settings: Settings) -> list[Hit]:
+    """Words of the message the top note holds (anywhere) and the second lacks, held by at
+    most ``settings.sole_doc_freq`` notes, made of letters and unknown to English (Zipf below
+    ``settings.sole_max_zipf``), found as typed or as another form of the typed word (not a
+    typo correction, prefix or compound part, which are guesses): the ``sole`` route's words.
+
+    :returns: the top note's hits of such words, in message order (empty: none)
+    """
+    theirs = {h.token for h in second.hits if h.evidence > 0} if second is not None else set()
+    return [
+        h
+        for h in top.hits
+        if h.evidence > 0
+        and h.token not in theirs
+        and 0 < h.doc_freq <= settings.sole_doc_freq
+        and h.token.isalpha()
+        and h.zipf < settings.sole_max_zipf
+        and h.how in ("exact", "inflected", "stemmed")
+    ]
+
+
 def _about_word(cand: Candidate, settings: Settings) -> list[Hit]:
     """Hits in the note's title, description or headings bringing at least
     ``settings.about_weight`` evidence."""
@@ -176,11 +215,16 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
     thresholds are met speaks:
 
     - ``strong``: evidence >= ``strong_evidence`` from >= ``strong_words`` words, coverage >=
-      ``strong_coverage``;
+      ``strong_coverage``, a lead >= ``strong_min_lead``;
     - ``lead``: >= ``lead_ratio`` times the second's evidence, evidence >= ``lead_evidence`` from
       >= ``lead_words`` words, coverage >= ``lead_coverage``;
     - ``rare``: about a word of weight >= ``rare_weight`` (title, desc or headings), coverage >=
       ``rare_coverage``;
+    - ``ahead``: a lead >= ``ahead_min_lead``, coverage >= ``ahead_coverage`` from >=
+      ``ahead_words`` words, evidence x lead (:func:`ahead_weighted`) >= ``ahead_evidence``;
+    - ``sole``: a word of the message only it holds of very few notes and unknown to English
+      (:func:`sole_words`), a lead >= ``sole_min_lead``, held share (``Candidate.held``) >=
+      ``sole_held``;
     - ``margin``: evidence the second note lacks (:func:`margin`) >= ``margin_evidence``, coverage
       >= ``margin_coverage``;
     - ``about``: about a message word bringing >= ``about_weight`` (title, desc or headings), a
@@ -207,7 +251,12 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         return Route.TIE, []
     s = settings
     words = _words(top, s)
-    if top.evidence >= s.strong_evidence and words >= s.strong_words and top.coverage >= s.strong_coverage:
+    if (
+        top.evidence >= s.strong_evidence
+        and words >= s.strong_words
+        and top.coverage >= s.strong_coverage
+        and ahead >= s.strong_min_lead
+    ):
         route = Route.STRONG
     elif (
         ahead >= s.lead_ratio
@@ -218,6 +267,15 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         route = Route.LEAD
     elif top.coverage >= s.rare_coverage and _rare_about(top, s):
         route = Route.RARE
+    elif (
+        ahead >= s.ahead_min_lead
+        and top.coverage >= s.ahead_coverage
+        and words >= s.ahead_words
+        and ahead_weighted(top, ahead, s) >= s.ahead_evidence
+    ):
+        route = Route.AHEAD
+    elif ahead >= s.sole_min_lead and top.held >= s.sole_held and sole_words(top, second, s):
+        route = Route.SOLE
     elif top.coverage >= s.margin_coverage and margin(top, [second] if second else []) >= s.margin_evidence:
         route = Route.MARGIN
     elif (
@@ -247,8 +305,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     :param settings: thresholds
     :param folder: the notes folder's absolute path, to name each note by a path the
         assistant can open (see :func:`format_line`); None: paths relative to the folder
-    :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead``, ``rare`` or
-        ``margin`` when it speaks (see :func:`verdict`), and otherwise the reason for silence:
+    :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead``, ``rare``, ``ahead``,
+        ``sole``, ``margin`` or ``about`` when it speaks (see :func:`verdict`), and otherwise the reason for silence:
         ``no-terms`` (nothing searchable), ``no-match`` (no note holds a word of the message),
         ``tie`` (no note clearly leads the others), ``weak`` (no route's thresholds are met)
     """
@@ -301,9 +359,14 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         return d
     if route == Route.WEAK:
         needs = [
-            f"strong needs evidence {s.strong_evidence} from {s.strong_words} words at coverage {s.strong_coverage}",
+            f"strong needs evidence {s.strong_evidence} from {s.strong_words} words at coverage {s.strong_coverage} "
+            f"and a lead of {s.strong_min_lead}x",
             f"lead needs {s.lead_ratio}x at evidence {s.lead_evidence} and coverage {s.lead_coverage}",
             f"rare needs a word of weight {s.rare_weight} in the title, desc or headings at coverage {s.rare_coverage}",
+            f"ahead needs a lead of {s.ahead_min_lead}x, coverage {s.ahead_coverage} from {s.ahead_words} words "
+            f"and evidence x lead {s.ahead_evidence} (has {ahead_weighted(top, ahead, s):.2f})",
+            f"sole needs a word English does not know in at most {s.sole_doc_freq} notes that the second "
+            f"lacks, a lead of {s.sole_min_lead}x and {s.sole_held} of the message held (holds {top.held:.2f})",
         ]
         if s.margin_evidence < ROUTE_OFF:
             needs.append(f"margin needs {s.margin_evidence} evidence the second lacks at coverage {s.margin_coverage}")
@@ -315,9 +378,17 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             )
         d.reasons.append("no route: " + "; ".join(needs))
         return d
+    sole = sole_words(top, second, s)
     why = {
         Route.STRONG: f"strong: evidence {top.evidence:.2f} >= {s.strong_evidence}, coverage "
         f"{top.coverage:.2f} >= {s.strong_coverage}",
+        Route.AHEAD: f"ahead: leads the second {ahead:.2f}x >= {s.ahead_min_lead}x, so evidence "
+        f"{top.evidence:.2f} x lead (counted up to {s.ahead_lead_cap}x) = {ahead_weighted(top, ahead, s):.2f} "
+        f">= {s.ahead_evidence}, coverage {top.coverage:.2f} >= {s.ahead_coverage}",
+        Route.SOLE: "sole: the only note of few holding "
+        + ", ".join(f"{h.word} (in {h.doc_freq} note(s), in its {h.place}, unknown to English)" for h in sole)
+        + f"; leads the second {ahead:.2f}x >= {s.sole_min_lead}x and holds {top.held:.2f} >= "
+        f"{s.sole_held} of the message's words",
         Route.LEAD: f"lead: {ahead:.2f}x >= {s.lead_ratio}x the second, evidence {top.evidence:.2f} "
         f">= {s.lead_evidence}, coverage {top.coverage:.2f} >= {s.lead_coverage}",
         Route.RARE: f"rare: about {', '.join(h.word for h in rare)}, coverage {top.coverage:.2f} "

@@ -60,6 +60,7 @@ class Hit:
     doc_freq: int
     evidence: float
     full: float = 0.0  # the word's weight wherever it sits (evidence before the place factor)
+    zipf: float = 0.0  # English Zipf of the commoner of the typed and found word (0: not English)
 
 
 @dataclass
@@ -246,7 +247,7 @@ def rank(
                 if place == "body":
                     ev *= body_share.get((a.word, c.rowid), 1.0)
                 if best is None or ev > best.evidence:
-                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full)
+                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full, max(t.zipf, a.zipf))
             if best is not None:
                 c.hits.append(best)
         _numbers_as_one(c)

@@ -52,6 +52,41 @@ class Settings:
     # (the sweep preferred 0.7; above 2/3 the route could never speak for a word in a note's
     # description or headings, whose place weight is 2/3, so a one-word question about a
     # description word would be silent however rare the word: capped at the grid's 0.6)
+    #: ahead route: the top note leads the second at least ``ahead_min_lead`` times, covers at
+    #: least ``ahead_coverage`` of the message from at least ``ahead_words`` words, and its
+    #: evidence times its lead (counted up to ``ahead_lead_cap``) is at least ``ahead_evidence``:
+    #: lead and evidence trade off instead of two hard cut-offs, so evidence just under the lead
+    #: route's bar speaks when the lead is large (evidence 3.3 at a 1.6x lead, 2.5 at 2x).
+    #: Chosen with ``bench/choose.py`` on the tuning halves (a sweep of lead 1.25-2, coverage
+    #: 0.4-0.7, evidence 4-8, cap 2.5-4, words 1-2): lead 1.5, coverage 0.5, evidence 5, cap 3,
+    #: two words added 9 hits on memory's tuning half with no wrong answer or false alarm on any
+    #: tuning half or the generic messages; one word, or a lead of 1.35, added false alarms.
+    #: ``ahead_evidence`` 99 switches the route off
+    ahead_min_lead: float = 1.5
+    ahead_coverage: float = 0.5
+    ahead_evidence: float = 5.0
+    ahead_lead_cap: float = 3.0
+    ahead_words: int = 2
+    #: sole route: the top note holds a word of the message that at most ``sole_doc_freq`` notes
+    #: hold and the second note lacks, a word of letters English does not know (Zipf below
+    #: ``sole_max_zipf``: a name, a place, a term of a trade, wherever in the note it sits);
+    #: the note leads the second at least ``sole_min_lead`` times and holds at least
+    #: ``sole_held`` of the message's possible evidence (``Candidate.held``: its words wherever
+    #: they sit, so a rare word only in the body counts whole). ``sole_max_zipf`` 3.0 is the
+    #: lowest Zipf of the English word list notesdb ships (``english_known_zipf``): below it a
+    #: word is one English does not know. Chosen with ``bench/choose.py`` on the tuning halves
+    #: (lead 1.5-3, held 0.6-0.9, document frequency 1-3): held 0.8 and lead 2 added 4 hits with
+    #: no wrong answer or false alarm; held 0.7 added false alarms on generic coding requests
+    #: ("make a tkinter window ...") in the folders of technical notes. ``sole_doc_freq`` 0
+    #: switches the route off
+    sole_min_lead: float = 2.0
+    sole_held: float = 0.8
+    sole_doc_freq: int = 2
+    sole_max_zipf: float = 3.0
+    #: strong route: the lead it needs over the second (every route needs ``min_lead``; a
+    #: coding request adding up everyday words past ``strong_evidence`` has little lead).
+    #: Swept 1.1-1.5 with ``bench/choose.py``: see the README's figures for the choice
+    strong_min_lead: float = 1.1
     #: every route: the top note must lead the second by at least this ratio (a tie is a
     #: coin toss between notes, and a coin toss is not confidence); a tie within
     #: ``TIE_TOLERANCE`` is silent whatever this is
@@ -209,4 +244,4 @@ SCORING: Final = (
     "english_slope",
 )
 #: Settings that are whole numbers, and what they count.
-_WHOLE_NUMBERS: Final = {"strong_words": "words", "lead_words": "words", "reference_notes": "notes", "min_idf_notes": "notes"}
+_WHOLE_NUMBERS: Final = {"strong_words": "words", "lead_words": "words", "ahead_words": "words", "sole_doc_freq": "notes", "reference_notes": "notes", "min_idf_notes": "notes"}

@@ -10,9 +10,11 @@ from notesdb.gate import MAX_LINE_CHARS, Settings, format_line, judge
 from notesdb.rank import Candidate, Hit, Ranking
 
 #: The thresholds these hand-built rankings were written for (fixed here, so that the tests
-#: check the routes' logic, not the current defaults)
+#: check the routes' logic, not the current defaults; the ahead and sole routes, tested apart
+#: below, are switched off here)
 S = Settings(strong_evidence=5.0, strong_coverage=0.15, lead_ratio=1.25, lead_evidence=4.0, rare_weight=2.5,
-             rare_coverage=0.5, min_lead=1.0, extra_share=0.85, extra_evidence=2.5)
+             rare_coverage=0.5, min_lead=1.0, extra_share=0.85, extra_evidence=2.5, strong_min_lead=1.0,
+             ahead_evidence=99.0, sole_doc_freq=0)
 
 
 def hit(word: str, evidence: float, place: str = "body", how: str = "exact") -> Hit:
