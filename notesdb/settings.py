@@ -75,10 +75,10 @@ class Settings:
     #: they sit, so a rare word only in the body counts whole). ``sole_max_zipf`` 3.0 is the
     #: lowest Zipf of the English word list notesdb ships (``english_known_zipf``): below it a
     #: word is one English does not know. Chosen with ``bench/choose.py`` on the tuning halves
-    #: (lead 1.5-3, held 0.6-0.9, document frequency 1-3): held 0.8 and lead 2 added 4 hits with
-    #: no wrong answer or false alarm; held 0.7 added false alarms on generic coding requests
-    #: ("make a tkinter window ...") in the folders of technical notes. ``sole_doc_freq`` 0
-    #: switches the route off
+    #: (lead 1.5-3, held 0.6-0.9, document frequency 1-3, Zipf 2-4): lead 2 and held 0.7-0.9
+    #: added 4 hits with no wrong answer or false alarm; held 0.6 added a false alarm on a
+    #: generic maths question in the technical notes, Zipf 3.5 false alarms on generic coding
+    #: requests; 0.8 keeps a margin from 0.6. ``sole_doc_freq`` 0 switches the route off
     sole_min_lead: float = 2.0
     sole_held: float = 0.8
     sole_doc_freq: int = 2
