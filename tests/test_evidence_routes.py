@@ -1,0 +1,123 @@
+"""The ``ahead`` and ``sole`` routes and the strong route's own lead, on an invented folder
+indexed into a real SQLite file (``ahead``: evidence and lead trade off; ``sole``: a word
+English does not know, held by one note far ahead of the others)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import write_and_index
+from notesdb.db import open_db
+from notesdb.decide import decide
+from notesdb.gate import judge
+from notesdb.rank import Candidate, Hit, Ranking
+from notesdb.settings import Settings
+from test_reading_folders import FILLER
+
+NOTES = dict(FILLER)
+NOTES.update(
+    {
+        "garden/pond.md": "# Pond\n\nDug in 2022, lined with a butyl liner. Planted hornwort and a water "
+        "lily; the pump runs from April.\n",
+        "garden/veg-beds.md": "# Vegetable beds\n\nFour raised beds: beans, brassicas, roots and salad, "
+        "rotated each year.\n",
+        "bike/commuter.md": "# Commuter bike\n\nChain waxed every 300 km, tyres at 60 psi, dynamo lights "
+        "checked in autumn.\n",
+        "bike/kids-bikes.md": "# Kids' bikes\n\nBalance bike handed down; the small one needs new brake pads.\n",
+        "home/recycling-centre.md": "# Recycling centre\n\nOpen every day but Wednesday; book a slot for the van.\n",
+        "people/nadia.md": "# Nadia\n\nNeighbour at number 12, keeps a spare key, feeds the cat when we are "
+        "away for a week.\n",
+    }
+)
+
+
+@pytest.fixture()
+def conn(tmp_path: Path) -> sqlite3.Connection:
+    _, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", NOTES)
+    c = open_db(db)
+    yield c
+    c.close()
+
+
+def test_ahead_route_speaks_when_a_large_lead_makes_up_for_evidence(conn: sqlite3.Connection) -> None:
+    """'what pressure for the bike tyres': the commuter bike note is about 'bike' and holds
+    'tyres' in its body; evidence 3.7 is under the strong route's 4.5 and its 1.5x lead under
+    the lead route's 2.5x, but evidence x lead passes the ahead route's bar."""
+    d = decide(conn, "what pressure for the bike tyres")
+    assert (d.spoken, d.route, d.notes) == (True, "ahead", ["bike/commuter.md"])
+    assert d.reasons[-1].startswith("spoke by ahead: leads the second 1.5")
+    assert "x lead (counted up to 3.0x)" in d.reasons[-1]
+    # the same message with the route off: no other route speaks, and the reasons say what
+    # the ahead route needed and what the note had
+    off = decide(conn, "what pressure for the bike tyres", replace(Settings(), ahead_evidence=99.0))
+    assert (off.spoken, off.route) == (False, "weak")
+    assert "ahead needs a lead of 1.5x, coverage 0.5 from 2 words and evidence x lead 99.0 (has 5.67)" in off.reasons[-1]
+
+
+def test_ahead_route_needs_the_lead(conn: sqlite3.Connection) -> None:
+    """'tyre pressure on the bike' is the same question a little less ahead (1.47x < 1.5x):
+    silent, though evidence x lead would pass."""
+    d = decide(conn, "tyre pressure on the bike")
+    assert (d.spoken, d.route) == (False, "weak")
+    assert "lead 1.47x over the second" in d.reasons[0]
+    assert decide(conn, "tyre pressure on the bike", replace(Settings(), ahead_min_lead=1.4)).route == "ahead"
+
+
+def test_sole_route_names_the_one_note_holding_a_word_english_does_not_know(conn: sqlite3.Connection) -> None:
+    """'hornwort again': one note holds 'hornwort', only in its body (evidence 2.2, under every
+    other route's bar); English does not know the word and the message is all about it."""
+    d = decide(conn, "hornwort again")
+    assert (d.spoken, d.route, d.notes) == (True, "sole", ["garden/pond.md"])
+    assert d.reasons[-1].startswith(
+        "spoke by sole: the only note of few holding hornwort (in 1 note(s), in its body, unknown to English)"
+    )
+    assert "holds 1.00 >= 0.8 of the message's words" in d.reasons[-1]
+    off = decide(conn, "hornwort again", replace(Settings(), sole_doc_freq=0))
+    assert (off.spoken, off.route) == (False, "weak")
+
+
+def test_sole_route_needs_most_of_the_message(conn: sqlite3.Connection) -> None:
+    """'hornwort in the spring?': the message is also about the spring, which the note lacks
+    (holds 0.69 < 0.8): silent."""
+    d = decide(conn, "hornwort in the spring?")
+    assert (d.spoken, d.route) == (False, "weak")
+    assert "(holds 0.69)" in d.reasons[-1]
+
+
+def test_sole_route_needs_a_word_english_does_not_know(conn: sqlite3.Connection) -> None:
+    """'liner again': the pond note is the only one holding 'liner' too, but English knows the
+    word (a ship, an eye liner): the sole route does not speak for it."""
+    d = decide(conn, "liner again")
+    assert d.top_scores[0]["path"] == "garden/pond.md"
+    assert (d.spoken, d.route) == (False, "weak")
+    # read as a word English does not know, the same message speaks
+    assert decide(conn, "liner again", replace(Settings(), sole_max_zipf=9.0)).route == "sole"
+
+
+def _hit(word: str, evidence: float, place: str = "body") -> Hit:
+    return Hit(token=word, word=word, how="exact", weight=1.0, place=place, doc_freq=40, evidence=evidence,
+               full=evidence, zipf=5.0)
+
+
+def _cand(path: str, hits: list[Hit], possible: float) -> Candidate:
+    c = Candidate(rowid=len(path), path=path, title=path, desc="", bm25=1.0, hits=hits)
+    c.evidence = sum(h.evidence for h in hits)
+    c.coverage = c.held = c.evidence / possible
+    return c
+
+
+def test_strong_route_needs_its_own_lead() -> None:
+    """'write a function that converts a list to a string': everyday words adding up past
+    ``strong_evidence`` in two notes alike (lead 1.15x) speak only while the strong route's
+    own lead allows it."""
+    top = _cand("a.md", [_hit("function", 2.0), _hit("converts", 1.8), _hit("string", 1.2)], 12.0)
+    second = _cand("b.md", [_hit("function", 2.0), _hit("list", 1.0), _hit("string", 1.35)], 12.0)
+    r = Ranking([top, second], 12.0)
+    assert judge(r, replace(Settings(), strong_min_lead=1.1)).route == "strong"
+    d = judge(r, replace(Settings(), strong_min_lead=1.2))
+    assert (d.spoken, d.route) == (False, "weak")
+    assert "and a lead of 1.2x" in d.reasons[-1]
