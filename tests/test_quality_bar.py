@@ -73,7 +73,7 @@ DATA = Path(__file__).resolve().parent / "data"
 
 @pytest.mark.parametrize(
     "name,cases,covered,uncovered,precision,hits,silent",
-    [("household2", 57, 35, 22, 0.93, 28, 20), ("folders", 50, 25, 25, 0.95, 21, 24)],,
+    [("household2", 57, 35, 22, 0.93, 28, 20), ("folders", 50, 25, 25, 0.95, 21, 24)],
 )
 def test_invented_sets_meet_the_bar(
     tmp_path: Path, name: str, cases: int, covered: int, uncovered: int, precision: float, hits: int, silent: int
