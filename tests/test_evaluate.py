@@ -335,7 +335,7 @@ def test_sweep_equals_evaluate_setting_by_setting(tiny: dict[str, Path]) -> None
     conn = open_db(tiny["db"])
     sync(conn, tiny["vault"])
     cases = cases_mod.load_cases(tiny["cases"])
-    base = Settings(rare_coverage=1.1)
+    base = Settings(rare_coverage=1.1, ahead_coverage=1.1, sole_held=1.1)
     grid = tune.make_grid(base, {"strong_coverage": (0.3, 1.1), "lead_coverage": (0.3, 1.1)})
     assert len(grid) == 3 * 3  # each axis also gets the configured value
     results = tune.sweep(conn, cases, grid)
