@@ -57,10 +57,11 @@ class Settings:
     #: evidence times its lead (counted up to ``ahead_lead_cap``) is at least ``ahead_evidence``:
     #: lead and evidence trade off instead of two hard cut-offs, so evidence just under the lead
     #: route's bar speaks when the lead is large (evidence 3.3 at a 1.6x lead, 2.5 at 2x).
-    #: Chosen with ``bench/choose.py`` on the tuning halves (a sweep of lead 1.25-2, coverage
+    #: Chosen by a sweep on the tuning halves of ``bench/choose.py``'s sets (lead 1.25-2, coverage
     #: 0.4-0.7, evidence 4-8, cap 2.5-4, words 1-2): lead 1.5, coverage 0.5, evidence 5, cap 3,
     #: two words added 9 hits on memory's tuning half with no wrong answer or false alarm on any
-    #: tuning half or the generic messages; one word, or a lead of 1.35, added false alarms.
+    #: tuning half or the generic messages; one word, or a lead of 1.35, added false alarms
+    #: (``bench/choose.py``'s own descent picks 1.25 on all sets, 1.5 without memory).
     #: ``ahead_evidence`` 99 switches the route off
     ahead_min_lead: float = 1.5
     ahead_coverage: float = 0.5
@@ -74,7 +75,7 @@ class Settings:
     #: ``sole_held`` of the message's possible evidence (``Candidate.held``: its words wherever
     #: they sit, so a rare word only in the body counts whole). ``sole_max_zipf`` 3.0 is the
     #: lowest Zipf of the English word list notesdb ships (``english_known_zipf``): below it a
-    #: word is one English does not know. Chosen with ``bench/choose.py`` on the tuning halves
+    #: word is one English does not know. Chosen by a sweep on the same tuning halves
     #: (lead 1.5-3, held 0.6-0.9, document frequency 1-3, Zipf 2-4): lead 2 and held 0.7-0.9
     #: added 4 hits with no wrong answer or false alarm; held 0.6 added a false alarm on a
     #: generic maths question in the technical notes, Zipf 3.5 false alarms on generic coding
