@@ -19,7 +19,6 @@ import sqlite3
 import stat as statmod
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -57,21 +56,29 @@ READ_LIMIT: Final = 1024 * 1024 + 1
 COMMIT_EVERY: Final = 500
 
 
-@dataclass
 class SyncStats:
-    """What one sync did. ``problems`` maps a note path to what could not be read."""
+    """What one sync did. ``problems`` maps a note path to what could not be read. (A plain
+    class, like :class:`_Run`: the hook makes one on every message and skips a dataclass's
+    creation time.)"""
 
-    scanned: int = 0
-    added: list[str] = field(default_factory=list)
-    modified: list[str] = field(default_factory=list)
-    renamed: list[tuple[str, str]] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    problems: dict[str, list[str]] = field(default_factory=dict)
-    skipped: list[str] = field(default_factory=list)  # folders and files left out by a skip
-    # pattern ("Templates/"), and notes parsed as templates (indexed but never searched)
-    incomplete: bool = False  # stopped at its deadline; the rest waits for the next sync
-    pending: int = 0  # changed files left for the next sync
-    elapsed_ms: float = 0.0
+    __slots__ = (
+        "scanned", "added", "modified", "renamed", "removed", "problems", "skipped", "incomplete",
+        "pending", "elapsed_ms",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.scanned = 0
+        self.added: list[str] = []
+        self.modified: list[str] = []
+        self.renamed: list[tuple[str, str]] = []
+        self.removed: list[str] = []
+        self.problems: dict[str, list[str]] = {}
+        # folders and files left out by a skip pattern ("Templates/"), and notes parsed as
+        # templates (indexed but never searched)
+        self.skipped: list[str] = []
+        self.incomplete = False  # stopped at its deadline; the rest waits for the next sync
+        self.pending = 0  # changed files left for the next sync
+        self.elapsed_ms = 0.0
 
     @property
     def changed(self) -> bool:
@@ -486,15 +493,17 @@ class _Run:
         self.parse = parse
 
 
-@dataclass
 class _Prepared:
     """One new or changed file, read (and parsed unless its bytes are already indexed)."""
 
-    rel: str
-    st: _Stat
-    digest: str
-    note: Note | None
-    words: set[str] | None = None  # of the parsed note, counted outside the lock
+    __slots__ = ("rel", "st", "digest", "note", "words")
+
+    def __init__(self, rel: str, st: _Stat, digest: str, note: Note | None, words: set[str] | None = None) -> None:
+        self.rel = rel
+        self.st = st
+        self.digest = digest
+        self.note = note
+        self.words = words  # of the parsed note, counted outside the lock
 
 
 class _Batch:
