@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from notesdb.errors import ConfigError, NotesdbError
@@ -31,14 +30,23 @@ if TYPE_CHECKING:
 __all__ = ["Config", "resolve_notes", "resolve_db", "config_path", "load_config"]
 
 
-@dataclass
 class Config:
-    """Settings read from the config file."""
+    """Settings read from the config file. (A plain class: the hook reads one on every message
+    and skips a dataclass's creation time.)"""
 
-    gate: Settings = field(default_factory=Settings)
-    log_prompts: bool = True
-    skip: tuple[str, ...] = DEFAULT_SKIP
-    path: Path | None = None  # the file they came from, if any
+    __slots__ = ("gate", "log_prompts", "skip", "path")
+
+    def __init__(
+        self,
+        gate: Settings | None = None,
+        log_prompts: bool = True,
+        skip: tuple[str, ...] = DEFAULT_SKIP,
+        path: Path | None = None,  # the file they came from, if any
+    ) -> None:
+        self.gate = gate if gate is not None else Settings()
+        self.log_prompts = log_prompts
+        self.skip = skip
+        self.path = path
 
 
 def resolve_notes(notes: str | os.PathLike[str] | None) -> Path:
