@@ -14,10 +14,13 @@ import sys
 import urllib.parse
 from pathlib import Path
 from types import TracebackType
-from typing import Final
 
 from notesdb.clock import file_stamp
 from notesdb.errors import DatabaseDamaged, DatabaseUnavailable, NotOurDatabase, SchemaTooNew
+
+TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -19,10 +19,8 @@ import sqlite3
 import stat as statmod
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Final, Iterable, Iterator
 
 try:  # hashlib's blake2b itself, without the OpenSSL that importing hashlib loads (about 2 ms)
     from _blake2 import blake2b as _blake2b
@@ -34,8 +32,14 @@ from notesdb.db import BUSY_TIMEOUT_MS, move_aside, open_db, transaction
 from notesdb.errors import IndexBusy, NotesFolderEmpty, NotesFolderMissing
 from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, note_row, row_words
 
+TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
+    from typing import Callable, Final, Iterable, Iterator
+
     from notesdb.parse import Note
+
+    Progress = Callable[[int, int], None]
+    ParseNote = Callable[[str, bytes], Note]
 
 __all__ = ["DEFAULT_SKIP", "SyncStats", "sync", "walk_notes", "rebuild_index", "rebuild_in_place"]
 
@@ -51,25 +55,30 @@ READ_LIMIT: Final = 1024 * 1024 + 1
 #: the hook) see its progress and another writer get in between batches.
 COMMIT_EVERY: Final = 500
 
-Progress = Callable[[int, int], None]
-ParseNote = Callable[[str, bytes], "Note"]
 
-
-@dataclass
 class SyncStats:
-    """What one sync did. ``problems`` maps a note path to what could not be read."""
+    """What one sync did. ``problems`` maps a note path to what could not be read. (A plain
+    class, like :class:`_Run`: the hook makes one on every message and skips a dataclass's
+    creation time.)"""
 
-    scanned: int = 0
-    added: list[str] = field(default_factory=list)
-    modified: list[str] = field(default_factory=list)
-    renamed: list[tuple[str, str]] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    problems: dict[str, list[str]] = field(default_factory=dict)
-    skipped: list[str] = field(default_factory=list)  # folders and files left out by a skip
-    # pattern ("Templates/"), and notes parsed as templates (indexed but never searched)
-    incomplete: bool = False  # stopped at its deadline; the rest waits for the next sync
-    pending: int = 0  # changed files left for the next sync
-    elapsed_ms: float = 0.0
+    __slots__ = (
+        "scanned", "added", "modified", "renamed", "removed", "problems", "skipped", "incomplete",
+        "pending", "elapsed_ms",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.scanned = 0
+        self.added: list[str] = []
+        self.modified: list[str] = []
+        self.renamed: list[tuple[str, str]] = []
+        self.removed: list[str] = []
+        self.problems: dict[str, list[str]] = {}
+        # folders and files left out by a skip pattern ("Templates/"), and notes parsed as
+        # templates (indexed but never searched)
+        self.skipped: list[str] = []
+        self.incomplete = False  # stopped at its deadline; the rest waits for the next sync
+        self.pending = 0  # changed files left for the next sync
+        self.elapsed_ms = 0.0
 
     @property
     def changed(self) -> bool:
@@ -484,15 +493,17 @@ class _Run:
         self.parse = parse
 
 
-@dataclass
 class _Prepared:
     """One new or changed file, read (and parsed unless its bytes are already indexed)."""
 
-    rel: str
-    st: _Stat
-    digest: str
-    note: Note | None
-    words: set[str] | None = None  # of the parsed note, counted outside the lock
+    __slots__ = ("rel", "st", "digest", "note", "words")
+
+    def __init__(self, rel: str, st: _Stat, digest: str, note: Note | None, words: set[str] | None = None) -> None:
+        self.rel = rel
+        self.st = st
+        self.digest = digest
+        self.note = note
+        self.words = words  # of the parsed note, counted outside the lock
 
 
 class _Batch:

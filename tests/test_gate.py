@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -205,6 +205,17 @@ def test_settings_from_mapping_override_defaults() -> None:
     s = Settings.from_mapping({"lead_ratio": 2, "strong_words": 3})
     assert s.lead_ratio == 2.0 and isinstance(s.strong_words, int) and s.strong_words == 3
     assert s.rare_weight == Settings().rare_weight
+
+
+def test_settings_compare_and_print_field_by_field() -> None:
+    # __eq__ and __repr__ are written by hand (cheaper to import): they must act as a dataclass's
+    a, b = Settings(), Settings(strong_words=3)
+    assert a == Settings() and a != b and replace(b, strong_words=2) == a
+    assert a.__eq__((4.5, 2)) is NotImplemented
+    assert repr(b).startswith("Settings(strong_evidence=4.5, strong_words=3, strong_coverage=0.2, ")
+    assert repr(b).count("=") == len(fields(Settings)) and repr(b).endswith(f"english_slope={a.english_slope!r})")
+    with pytest.raises(TypeError):
+        hash(a)  # mutable, so unhashable
 
 
 def test_a_file_name_cannot_pose_as_text_of_the_line() -> None:

@@ -218,6 +218,26 @@ def test_hook_imports_nothing_heavy_when_no_note_changed(indexed: tuple[Path, Pa
     assert result["loaded"] == []
 
 
+def test_hook_does_not_import_typing(indexed: tuple[Path, Path]) -> None:
+    # typing takes about 3 ms to import: the hook's modules name its types for the type checker only
+    vault, db = indexed
+    code = (
+        "import sys; before = 'typing' in sys.modules; import notesdb.hook; "
+        "out = notesdb.hook.run(sys.stdin.buffer.read(), sys.argv[1:]); "
+        "print(before, 'typing' in sys.modules, out)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "--notes", str(vault), "--db", str(db)],
+        input=event(COVERED_MESSAGE),
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    before, after, out = proc.stdout.decode().split(" ", 2)
+    assert (before, after) == ("False", "False")
+    assert COVERED_NOTE in out
+
+
 def test_hook_parses_a_changed_note_and_still_skips_the_cli(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     note = vault / COVERED_NOTE
