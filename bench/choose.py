@@ -3,7 +3,8 @@
 and leave-one-set-out.
 
     .venv/bin/python bench/choose.py [--sets personal,chat,...] [--keep DIR] [--json OUT]
-                                     [--config-out FILE] [--loso] [--rounds 3]
+                                     [--config-out FILE] [--loso] [--rounds 3] [--gate-only]
+                                     [--axes strong_held,strong_held_lead]
 
 The split is ``bench/judgement.py``'s: a case is in the *tune* half when the first byte of
 ``sha256("notesdb-judgement/" + id)`` is even, else in the *check* half. Settings are chosen on
@@ -84,6 +85,8 @@ AXES: dict[str, tuple[float, ...]] = {
     "about_evidence": (4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 99.0),
     "about_held": (0.5, 0.6, 0.7, 0.8, 0.9),
     "strong_min_lead": (1.1, 1.2, 1.3, 1.5),
+    "strong_held": (0.0, 0.4, 0.45, 0.5, 0.55, 0.6),
+    "strong_held_lead": (1.2, 1.3, 1.4, 1.5),
     "ahead_min_lead": (1.25, 1.35, 1.5, 1.75, 2.0),
     "ahead_coverage": (0.4, 0.45, 0.5, 0.55, 0.6, 0.7),
     "ahead_evidence": (4.0, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 99.0),
@@ -261,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--gate-only", action="store_true",
                     help="sweep only the gate's thresholds, not the scoring weights (no re-ranking)")
+    ap.add_argument("--axes", help="sweep only these settings (comma-separated names of AXES)")
     ap.add_argument("--notesdb", help="the notesdb console script (default: this venv's)")
     args = ap.parse_args(argv)
     names = [s for s in args.sets.split(",") if s]
@@ -278,6 +282,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.gate_only:
             for axis in SCORING:
                 AXES.pop(axis, None)
+        if args.axes:
+            wanted = [a for a in args.axes.split(",") if a]
+            unknown = [a for a in wanted if a not in AXES]
+            if unknown:
+                sys.exit(f"Error: unknown axes {', '.join(unknown)} (known: {', '.join(AXES)})")
+            for axis in list(AXES):
+                if axis not in wanted:
+                    AXES.pop(axis)
         chosen = descend(pool, chosen_on, base, args.rounds)
         rows = []
         for n in pool.halves:

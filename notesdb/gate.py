@@ -6,6 +6,7 @@ least ``min_lead`` times its evidence, unless it is the only candidate. Then it 
 the first of seven routes whose thresholds are met (:func:`verdict`):
 
 1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
+   a note holding less than half of the message needs a larger lead (:func:`strong_lead`);
 2. ``lead``: well ahead of the second note, with fair evidence and coverage;
 3. ``rare``: the top note is *about* a rare word of the message (title, description or
    headings), and covers a good share of the message;
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "sole_words", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -166,6 +167,21 @@ def ahead_weighted(top: Candidate, ahead: float, settings: Settings) -> float:
     return top.evidence * min(ahead, settings.ahead_lead_cap)
 
 
+def strong_lead(top: Candidate, settings: Settings) -> float:
+    """The lead over the second note the ``strong`` route needs: ``settings.strong_min_lead``,
+    or ``settings.strong_held_lead`` when that is larger and the top note holds less than
+    ``settings.strong_held`` of the message's possible evidence (``Candidate.held``: its words
+    wherever they sit). Everyday words of a coding request or a general question add up past
+    ``strong_evidence`` in a note that mentions them, but such a note seldom holds most of the
+    message; a note that does not must lead the second more clearly.
+
+    :returns: a ratio of evidence (>= 1 in practice)
+    """
+    if top.held < settings.strong_held:
+        return max(settings.strong_min_lead, settings.strong_held_lead)
+    return settings.strong_min_lead
+
+
 def sole_words(top: Candidate, second: Candidate | None, settings: Settings) -> list[Hit]:
     """Words of the message the top note holds (anywhere) and the second lacks, held by at
     most ``settings.sole_doc_freq`` notes, made of letters and unknown to English (Zipf below
@@ -217,7 +233,8 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
     thresholds are met speaks:
 
     - ``strong``: evidence >= ``strong_evidence`` from >= ``strong_words`` words, coverage >=
-      ``strong_coverage``, a lead >= ``strong_min_lead``;
+      ``strong_coverage``, a lead >= ``strong_min_lead`` (>= ``strong_held_lead`` when it holds less
+      than ``strong_held`` of the message: :func:`strong_lead`);
     - ``lead``: >= ``lead_ratio`` times the second's evidence, evidence >= ``lead_evidence`` from
       >= ``lead_words`` words, coverage >= ``lead_coverage``;
     - ``rare``: about a word of weight >= ``rare_weight`` (title, desc or headings), coverage >=
@@ -257,7 +274,7 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         top.evidence >= s.strong_evidence
         and words >= s.strong_words
         and top.coverage >= s.strong_coverage
-        and ahead >= s.strong_min_lead
+        and ahead >= strong_lead(top, s)
     ):
         route = Route.STRONG
     elif (
@@ -362,7 +379,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     if route == Route.WEAK:
         needs = [
             f"strong needs evidence {s.strong_evidence} from {s.strong_words} words at coverage {s.strong_coverage} "
-            f"and a lead of {s.strong_min_lead}x",
+            f"and a lead of {s.strong_min_lead}x ({s.strong_held_lead}x holding less than {s.strong_held} of the "
+            f"message; holds {top.held:.2f})",
             f"lead needs {s.lead_ratio}x at evidence {s.lead_evidence} and coverage {s.lead_coverage}",
             f"rare needs a word of weight {s.rare_weight} in the title, desc or headings at coverage {s.rare_coverage}",
             f"ahead needs a lead of {s.ahead_min_lead}x, coverage {s.ahead_coverage} from {s.ahead_words} words "
@@ -383,7 +401,11 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     sole = sole_words(top, second, s)
     why = {
         Route.STRONG: f"strong: evidence {top.evidence:.2f} >= {s.strong_evidence}, coverage "
-        f"{top.coverage:.2f} >= {s.strong_coverage}",
+        f"{top.coverage:.2f} >= {s.strong_coverage}, leads the second {ahead:.2f}x >= "
+        f"{strong_lead(top, s)}x" + (
+            f" (holds {top.held:.2f} < {s.strong_held} of the message, so it needs that larger lead)"
+            if top.held < s.strong_held and s.strong_held_lead > s.strong_min_lead else ""
+        ),
         Route.AHEAD: f"ahead: leads the second {ahead:.2f}x >= {s.ahead_min_lead}x, so evidence "
         f"{top.evidence:.2f} x lead (counted up to {s.ahead_lead_cap}x) = {ahead_weighted(top, ahead, s):.2f} "
         f">= {s.ahead_evidence}, coverage {top.coverage:.2f} >= {s.ahead_coverage}",

@@ -93,6 +93,16 @@ class Settings:
     #: coding request adding up everyday words past ``strong_evidence`` has little lead).
     #: Swept 1.1-1.5 with ``bench/choose.py``: see the README's figures for the choice
     strong_min_lead: float = 1.1
+    #: strong route: a top note holding less than ``strong_held`` of the message's possible
+    #: evidence (``Candidate.held``: its words wherever they sit) needs a lead of at least
+    #: ``strong_held_lead`` (``gate.strong_lead``): the false alarms of the strong route on generic
+    #: coding requests and general questions hold a median 0.61 of the message, its right answers
+    #: 0.86 (tuning halves). Chosen with ``bench/choose.py --gate-only --axes
+    #: strong_held,strong_held_lead`` on the tuning halves (held 0-0.6, lead 1.2-1.5): held 0.45
+    #: at lead 1.3 silenced 4 wrong answers and 6 false alarms (3 on the generic messages) and lost
+    #: no hit; 0.5 and 0.55 also lost hits. ``strong_held`` 0 switches it off
+    strong_held: float = 0.45
+    strong_held_lead: float = 1.3
     #: every route: the top note must lead the second by at least this ratio (a tie is a
     #: coin toss between notes, and a coin toss is not confidence); a tie within
     #: ``TIE_TOLERANCE`` is silent whatever this is

@@ -117,7 +117,10 @@ def test_strong_route_needs_its_own_lead() -> None:
     top = _cand("a.md", [_hit("function", 2.0), _hit("converts", 1.8), _hit("string", 1.2)], 12.0)
     second = _cand("b.md", [_hit("function", 2.0), _hit("list", 1.0), _hit("string", 1.35)], 12.0)
     r = Ranking([top, second], 12.0)
-    assert judge(r, replace(Settings(), strong_min_lead=1.1)).route == "strong"
-    d = judge(r, replace(Settings(), strong_min_lead=1.2))
+    # the top note holds 0.42 of the message: ``strong_held`` 0 keeps the larger lead for a
+    # note holding less of it out of this test (tests/test_strong_held.py)
+    assert judge(r, replace(Settings(), strong_min_lead=1.1, strong_held=0.0)).route == "strong"
+    assert judge(r, replace(Settings(), strong_min_lead=1.1)).route == "weak"
+    d = judge(r, replace(Settings(), strong_min_lead=1.2, strong_held=0.0))
     assert (d.spoken, d.route) == (False, "weak")
     assert "and a lead of 1.2x" in d.reasons[-1]
