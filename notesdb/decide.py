@@ -9,14 +9,20 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from typing import Final
+from typing import Callable, Final
 
 from notesdb.gate import Decision, Route, Settings, judge
 from notesdb.query import build_query
 from notesdb.rank import Ranking, rank
 from notesdb.db import searchable_count
 
-__all__ = ["decide", "decide_with_ranking", "is_slash_command"]
+__all__ = ["decide", "decide_with_ranking", "is_slash_command", "second_opinion"]
+
+#: A second opinion on every decision of this process: ``(conn, message, decision, settings,
+#: folder) -> decision``. Set by a process that loaded the embedding model
+#: (``notesdb.meaning.install``: the resident ``notesdb mcp``, ``check``/``eval`` with meaning
+#: enabled); None, the lexical judgement alone, everywhere else and always in the command hook.
+second_opinion: Callable[[sqlite3.Connection, str, Decision, Settings, "str | None"], Decision] | None = None
 
 
 #: Built-in Claude Code commands (https://docs.claude.com/en/docs/claude-code/slash-commands):
@@ -67,6 +73,8 @@ def decide_with_ranking(
     d = judge(ranking, settings, folder)
     d.corrections = query.corrections
     d.expansions = query.expansions
+    if second_opinion is not None:
+        d = second_opinion(conn, message, d, settings, folder)
     d.elapsed_ms = (time.perf_counter() - t0) * 1000
     return d, ranking
 

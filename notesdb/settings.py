@@ -91,6 +91,18 @@ class Settings:
     #: far more about the note than the message that named it
     repeat_ratio: float = 2.0
 
+    # --- meaning (``notesdb.meaning``): read only where the embedding model is loaded --------
+    # (the resident ``notesdb mcp`` process, and ``check``/``eval`` with ``[meaning] enabled``)
+
+    #: meaning route: when the lexical gate is silent, name the note whose text is nearest the
+    #: message by cosine (all-MiniLM-L6-v2, best part of the note) when that cosine is at least
+    #: ``meaning_cosine`` and at least ``meaning_margin`` above the second note's
+    meaning_cosine: float = 0.39
+    meaning_margin: float = 0.12
+    #: meaning veto: a note the lexical gate named whose cosine with the message is below
+    #: ``meaning_veto`` is not named (0: off)
+    meaning_veto: float = 0.2
+
     # --- scoring: how a message word's weight and a note's evidence are computed ------------
     # (``notesdb.query`` and ``notesdb.rank`` read these; ``tune`` ranks again for each value.)
     # The weights below were set by hand when each feature was written and checked only on
