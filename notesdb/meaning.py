@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from notesdb.settings import Settings
     from notesdb.vectors import NoteVectors
 
-__all__ = ["ROUTE", "VETO", "Nearest", "Meaning", "apply", "install", "uninstall", "available", "start_background"]
+__all__ = ["ROUTE", "VETO", "Nearest", "Meaning", "apply", "install", "uninstall", "available", "start_background", "for_command"]
 
 #: The route of a decision spoken by meaning, and of one meaning vetoed.
 ROUTE: Final = "meaning"
@@ -135,11 +135,14 @@ class Meaning:
     :param model_folder: ``[meaning] model`` (None: the wheel's model)
     :param threads: onnxruntime threads (:func:`notesdb.embed.load`)
     :param load: load the model now (False: on first use)
+    :param quiet: do not print a failure to load on stderr (the caller reports ``error``)
     """
 
-    def __init__(self, model_folder: str | None = None, threads: int = 1, load: bool = True) -> None:
+    def __init__(self, model_folder: str | None = None, threads: int = 1, load: bool = True,
+                 quiet: bool = False) -> None:
         self.model_folder = model_folder
         self.threads = threads
+        self.quiet = quiet
         self.model: Model | None = None
         self.error = ""
         self._lock = threading.Lock()
@@ -157,7 +160,8 @@ class Meaning:
                     self.model = load(self.model_folder, threads=self.threads)
                 except Exception as e:  # a missing extra, a bad file: the lexical gate decides
                     self.error = f"meaning model not loaded: {type(e).__name__}: {e}"
-                    print(f"notesdb: {self.error}", file=sys.stderr)
+                    if not self.quiet:
+                        print(f"notesdb: {self.error}", file=sys.stderr)
             return self.model
 
     def refresh_db(self, conn: sqlite3.Connection, **kw: Any) -> Any:
@@ -237,6 +241,27 @@ class Meaning:
             return (row[0], row[1]) if row else (path, "")
 
         return apply(d, near, settings, title_desc, folder)
+
+
+def for_command(conn: sqlite3.Connection, model_folder: str | None, progress: bool = True) -> Meaning | None:
+    """For ``notesdb check``/``eval``/``index --meaning``: load the model with every core,
+    embed what is missing (progress on stderr), and :func:`install` it.
+
+    :returns: the installed :class:`Meaning`, or None when the model cannot be loaded (the
+        reason is on stderr; judgement stays lexical)
+    :raises sqlite3.Error: the vectors cannot be written
+    """
+    meaning = Meaning(model_folder, threads=0)
+    if meaning.model is None:
+        return None
+
+    def show(done: int, todo: int) -> None:
+        print(f"\rembedding notes for meaning: {done}/{todo}", end="" if done < todo else "\n",
+              file=sys.stderr, flush=True)
+
+    meaning.refresh_db(conn, progress=show if progress else None)
+    install(meaning)
+    return meaning
 
 
 def install(meaning: Meaning | None) -> None:
