@@ -53,7 +53,7 @@ ERROR_COST = 2.0
 HELD_OUT = ("household2",)
 COSINES = [round(0.30 + 0.01 * i, 2) for i in range(31)]  # 0.30 .. 0.60
 MARGINS = [round(0.01 * i, 2) for i in range(21)]  # 0 .. 0.20
-VETOES = [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]
+VETOES = [round(0.05 * i, 2) for i in range(10)]  # 0 .. 0.45
 OFF = 2.0  # a cosine no pair of unit vectors reaches: the route is off
 
 
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         generic = [{"id": m["id"], "message": m["text"], "expect": [], "kind": "generic"} for m in generic_messages()]
         for name in names:
             vault, cases_path = jm.locate(name, work / "made")
-            db = work / f"{name}.db"
+            db = work / ("personal.db" if name == "chat" else f"{name}.db")  # chat's folder is personal's
             idx, err = jm.run_json(cmd + ["index", "--notes", str(vault), "--db", str(db), "--json"], env)
             if err:
                 sys.exit(f"Error: index {name}: {err}")
