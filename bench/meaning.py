@@ -106,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="keep (and reuse) the databases in DIR")
     ap.add_argument("--json", dest="json_out", type=Path)
     ap.add_argument("--threads", type=int, default=2, help="onnxruntime threads for embedding notes")
+    ap.add_argument("--also", help="VETO,COSINE,MARGIN: also report these thresholds (a third column)")
     args = ap.parse_args(argv)
     names = [s for s in args.sets.split(",") if s]
+    also = [float(x) for x in args.also.split(",")] if args.also else None
     tmp = Path(tempfile.mkdtemp(prefix="notesdb-meaning-"))
     work = args.keep.resolve() if args.keep else tmp
     work.mkdir(parents=True, exist_ok=True)
@@ -168,16 +170,20 @@ def main(argv: list[str] | None = None) -> int:
             mine = [j for j in js if j.half == half]
             a, b = figures(mine, OFF, OFF, 0.0), figures(mine, t, m, best_v)
             rows.append({"set": name, "half": half, "without": a, "with": b})
+            if also:
+                rows[-1]["also"] = figures(mine, also[1], also[2], also[0])
 
     def cell(f: dict[str, Any]) -> str:
         r = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
         st = f"{f['stretch']['hits']}/{f['stretch']['cases']}" if f["stretch"]["cases"] else "-"
         return f"{r(f['precision'])} / {r(f['hit_rate'])} / {r(f['silence_rate'])} / {st}"
 
-    print("\n| set | half | without meaning: precision / hit rate / silence / stretch | with meaning |")
-    print("|---|---|---|---|")
+    extra = f" veto {also[0]}, cosine {also[1]}, margin {also[2]} |" if also else ""
+    print(f"\n| set | half | without meaning: precision / hit rate / silence / stretch | with meaning |{extra}")
+    print("|---|---|---|---|" + ("---|" if also else ""))
     for r in rows:
-        print(f"| {r['set']} | {r['half']} | {cell(r['without'])} | {cell(r['with'])} |")
+        more = f" {cell(r['also'])} |" if also else ""
+        print(f"| {r['set']} | {r['half']} | {cell(r['without'])} | {cell(r['with'])} |{more}")
     if args.json_out:
         args.json_out.write_text(json.dumps({"chosen": {"meaning_veto": best_v, "meaning_cosine": t,
                                                         "meaning_margin": m},
