@@ -42,6 +42,8 @@ NOTES = {
 PARAPHRASE = "how do I get my screens to show the other computer"
 #: Named by the lexical gate.
 LEXICAL = "boiler pressure gauge"
+#: The meaning route is off by default; these thresholds turn it on (the research setting).
+ROUTE_ON = Settings(meaning_cosine=0.39, meaning_margin=0.12, meaning_veto=0.2)
 
 
 @pytest.fixture(scope="module")
@@ -118,15 +120,16 @@ def test_meaning_names_a_paraphrase_the_words_miss(folder, installed) -> None:  
             assert not decide(conn, PARAPHRASE, Settings()).spoken  # the words alone: silent
         finally:
             decide_module.second_opinion = lexical
-        d = decide(conn, PARAPHRASE, Settings(), "/n")
+        assert not decide(conn, PARAPHRASE, Settings()).spoken  # the route is off by default
+        d = decide(conn, PARAPHRASE, ROUTE_ON, "/n")
         assert d.spoken and d.route == "meaning" and d.notes == ["desk/monitor-switch.md"]
         assert d.line == 'Notes that may cover this: "Monitor input switch" (/n/desk/monitor-switch.md).'
         assert any(r.startswith("meaning spoke: desk/monitor-switch.md at cosine 0.") for r in d.reasons)
         # above the cosine but not far enough ahead of the second note: silent
-        d = decide(conn, PARAPHRASE, Settings(meaning_margin=0.9))
+        d = decide(conn, PARAPHRASE, Settings(meaning_cosine=0.39, meaning_margin=0.9))
         assert not d.spoken and any(r.startswith("meaning silent: nearest desk/monitor-switch.md") for r in d.reasons)
         # an unrelated question stays silent
-        assert not decide(conn, "what's the capital of France", Settings()).spoken
+        assert not decide(conn, "what's the capital of France", ROUTE_ON).spoken
     finally:
         conn.close()
 
@@ -153,7 +156,7 @@ def test_a_note_without_a_vector_is_neither_named_nor_vetoed(folder, installed) 
         d = decide(conn, LEXICAL, Settings(meaning_veto=0.99))
         assert d.spoken and d.notes == ["house/boiler.md"]
         assert "meaning: house/boiler.md has no vector yet; no veto" in d.reasons
-        d = decide(conn, PARAPHRASE, Settings())
+        d = decide(conn, PARAPHRASE, ROUTE_ON)
         assert not d.spoken and "meaning: no note has a vector yet" in d.reasons
     finally:
         conn.close()
@@ -223,7 +226,7 @@ def test_index_meaning_and_check_explain_say_when_meaning_spoke_or_vetoed(folder
     m = json.loads(out.stdout)["meaning"]
     assert (m["embedded"], m["vectors_total"]) == (4, 12) and m["ms_per_note"] > 0
     conf = tmp_path / "on.toml"
-    conf.write_text("[meaning]\nenabled = true\n", encoding="utf-8")
+    conf.write_text("[meaning]\nenabled = true\n[gate]\nmeaning_cosine = 0.39\n", encoding="utf-8")
     spoke = subprocess.run(base + ["check", PARAPHRASE, *where, "--config", str(conf), "--explain"],
                            capture_output=True, text=True, timeout=120)
     assert spoke.returncode == 0, spoke.stderr
@@ -256,7 +259,7 @@ def test_the_warm_process_embeds_in_the_background_and_the_command_hook_never_lo
 
     vault, db = folder
     conf = tmp_path / "on.toml"
-    conf.write_text("[meaning]\nenabled = true\n", encoding="utf-8")
+    conf.write_text("[meaning]\nenabled = true\n[gate]\nmeaning_cosine = 0.39\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("NOTESDB_")} | {"NOTESDB_CONFIG": str(conf)}
     cold, imported = _hook(vault, db, PARAPHRASE, env)
     assert cold == ""  # judged here, by words alone, with meaning enabled in the config
