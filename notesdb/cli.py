@@ -397,7 +397,9 @@ def _embed_notes(conn: sqlite3.Connection, model_folder: str | None, progress: b
         typer.echo(f"\rembedding notes for meaning: {done}/{todo}", nl=done >= todo, err=True)
 
     try:
-        done = m.refresh_db(conn, progress=show if progress else None)
+        from notesdb.embed import COMMAND_BATCH
+
+        done = m.refresh_db(conn, progress=show if progress else None, batch=COMMAND_BATCH)
     except sqlite3.Error as e:
         raise NotesdbError(f"note vectors cannot be written: {e}") from None
     total = conn.execute("SELECT count(*) FROM note_vectors").fetchone()[0]

@@ -28,14 +28,17 @@ from typing import Any, Final
 
 import numpy as np
 
-__all__ = ["Model", "load", "model_files", "MAX_TOKENS", "BATCH", "DIM"]
+__all__ = ["Model", "load", "model_files", "MAX_TOKENS", "BATCH", "COMMAND_BATCH", "DIM"]
 
 #: Tokens the model reads of one text at most: sentence-transformers' ``max_seq_length`` for
 #: all-MiniLM-L6-v2 (its ``sentence_bert_config.json``); longer texts are cut.
 MAX_TOKENS: Final = 256
-#: Texts embedded in one run of the model. Memory grows with batch x tokens (1.6 GB peak
-#: was measured at 32 x 256 on all-MiniLM-L6-v2); 16 keeps it near half that.
-BATCH: Final = 16
+#: Texts embedded in one run of the model by the resident process. Memory grows with batch x
+#: tokens: embedding the 20 longest personal notes (200 texts), peak RSS was 377 MB at 4 and
+#: 866 MB at 16 (275 MB after loading), at 96 and 76 ms a text on one thread.
+BATCH: Final = 4
+#: The batch of a command that embeds many notes once (``index --meaning``, ``check``, ``eval``).
+COMMAND_BATCH: Final = 16
 #: Width of all-MiniLM-L6-v2's vectors.
 DIM: Final = 384
 #: The tokenizer bundled for the default model.

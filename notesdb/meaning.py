@@ -251,6 +251,8 @@ def for_command(conn: sqlite3.Connection, model_folder: str | None, progress: bo
         reason is on stderr; judgement stays lexical)
     :raises sqlite3.Error: the vectors cannot be written
     """
+    from notesdb.embed import COMMAND_BATCH
+
     meaning = Meaning(model_folder, threads=0)
     if meaning.model is None:
         return None
@@ -259,7 +261,7 @@ def for_command(conn: sqlite3.Connection, model_folder: str | None, progress: bo
         print(f"\rembedding notes for meaning: {done}/{todo}", end="" if done < todo else "\n",
               file=sys.stderr, flush=True)
 
-    meaning.refresh_db(conn, progress=show if progress else None)
+    meaning.refresh_db(conn, progress=show if progress else None, batch=COMMAND_BATCH)
     install(meaning)
     return meaning
 

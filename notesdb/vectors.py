@@ -99,6 +99,7 @@ def refresh(
     deadline: float | None = None,
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    batch: int | None = None,
 ) -> Refreshed:
     """Bring ``note_vectors`` in line with ``notes``: embed every searchable note without a
     current vector, drop vectors of notes that are gone, changed, unsearchable or of another
@@ -107,6 +108,7 @@ def refresh(
     :param deadline: a ``time.monotonic()`` value after which no further batch is started
     :param stop: called between batches; True stops (a resident process shutting down)
     :param progress: called with (notes done, notes to do) after each batch
+    :param batch: texts per model run (default ``notesdb.embed.BATCH``)
     :raises sqlite3.Error: the database cannot be read or written
     """
     t0 = time.perf_counter()
@@ -134,7 +136,7 @@ def refresh(
             for part, text in enumerate(note_texts(title, desc, headings, body, aliases, tags)):
                 texts.append(text)
                 owners.append((path, hash_, part))
-        vecs = model.embed(texts)
+        vecs = model.embed(texts, batch=batch) if batch else model.embed(texts)
         with conn:
             conn.executemany(
                 "INSERT OR REPLACE INTO note_vectors(path, part, hash, model, vec) VALUES (?, ?, ?, ?, ?)",

@@ -289,3 +289,15 @@ def test_the_warm_process_embeds_in_the_background_and_the_command_hook_never_lo
         server.stdin.close()  # type: ignore[union-attr]
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_note_is_embedded_as_its_meta_its_start_and_at_most_eight_body_chunks() -> None:
+    from notesdb.vectors import CHUNK_CHARS, MAX_CHUNKS, note_texts
+
+    body = " ".join(f"word{i}" for i in range(3000))  # about 23,000 characters
+    texts = note_texts("Boiler", "gas boiler service", "Pressure\nParts", body, '["heater"]', '["house"]')
+    assert texts[0] == "Boiler heater gas boiler service Pressure Parts house"
+    assert texts[1].startswith(texts[0] + " word0 word1") and len(texts[1]) == len(texts[0]) + 1 + 1500
+    assert len(texts) == 2 + MAX_CHUNKS
+    assert all(t.startswith("Boiler: ") and len(t) == len("Boiler: ") + CHUNK_CHARS for t in texts[2:])
+    assert note_texts("", "", "", "") == ["(untitled)", "(untitled)"]
