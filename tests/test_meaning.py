@@ -301,3 +301,26 @@ def test_a_note_is_embedded_as_its_meta_its_start_and_at_most_eight_body_chunks(
     assert len(texts) == 2 + MAX_CHUNKS
     assert all(t.startswith("Boiler: ") and len(t) == len("Boiler: ") + CHUNK_CHARS for t in texts[2:])
     assert note_texts("", "", "", "") == ["(untitled)", "(untitled)"]
+
+
+def test_a_note_named_by_meaning_is_not_named_again_in_the_same_conversation(folder, installed, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from notesdb.hook import run
+
+    vault, db = folder
+    conn = open_db(db)
+    try:
+        installed.refresh_db(conn)
+    finally:
+        conn.close()
+    conf = tmp_path / "route.toml"
+    conf.write_text("[gate]\nmeaning_cosine = 0.39\n", encoding="utf-8")
+    argv = ["--notes", str(vault), "--db", str(db), "--config", str(conf)]
+
+    def ask(session: str) -> str:
+        event = {"prompt": PARAPHRASE, "session_id": session, "cwd": "/w", "hook_event_name": "UserPromptSubmit"}
+        return run(json.dumps(event).encode(), argv)
+
+    assert "monitor-switch.md" in ask("a")
+    assert ask("a") == ""  # said before in this conversation
+    assert "monitor-switch.md" in ask("b")  # another conversation
+    assert [r["route"] for r in decision_rows(db)[-3:]] == ["meaning", "said-before", "meaning"]
