@@ -210,10 +210,18 @@ def index(
     config: ConfigOpt = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes, in the same file (the decisions log is kept).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every note with a problem (else one line per kind of problem).")] = False,
+    meaning: Annotated[bool, typer.Option("--meaning", help="Also embed new and changed notes for matching by meaning (needs notesdb[meaning]).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
     from notesdb.db import open_db
+
+    if meaning:
+        from notesdb.meaning import available
+
+        if not available():
+            fail("--meaning needs the meaning extra: pip install 'notesdb[meaning]'")
+    embedded = None
 
     try:
         conf = cfg.load_config(config)
@@ -238,6 +246,8 @@ def index(
 
         reading = measure(conn, conf.gate)
         store(conn, reading)
+        if meaning:
+            embedded = _embed_notes(conn, conf.meaning_model, progress=not json_out and sys.stderr.isatty())
     except NotesdbError as e:
         fail(str(e))
         return
@@ -257,6 +267,8 @@ def index(
             "moved_aside": str(moved) if moved else None,
             "rebuilt": rebuild or bool(moved),
         }
+        if embedded is not None:
+            out["meaning"] = embedded
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     if moved:
@@ -272,6 +284,11 @@ def index(
         for path in sorted(stats.skipped):
             typer.echo(f"skipped: {path}")
     typer.echo(_meter_line(reading))
+    if embedded is not None:
+        typer.echo(
+            f"meaning: embedded {embedded['embedded']} notes ({embedded['ms_per_note']} ms a note), "
+            f"{embedded['vectors_total']} vectors in the database"
+        )
 
 
 def problem_lines(problems: dict[str, list[str]], verbose: bool = False) -> list[str]:
@@ -365,6 +382,48 @@ def search(
             typer.echo(f"              {r_['desc'][:160]}")
 
 
+def _embed_notes(conn: sqlite3.Connection, model_folder: str | None, progress: bool) -> dict[str, Any]:
+    """``index --meaning``: embed the notes without a current vector.
+
+    :raises NotesdbError: the model cannot be loaded or the vectors cannot be written
+    """
+    from notesdb.meaning import Meaning
+
+    m = Meaning(model_folder, threads=0, quiet=True)
+    if m.model is None:
+        raise NotesdbError(m.error)
+
+    def show(done: int, todo: int) -> None:
+        typer.echo(f"\rembedding notes for meaning: {done}/{todo}", nl=done >= todo, err=True)
+
+    try:
+        from notesdb.embed import COMMAND_BATCH
+
+        done = m.refresh_db(conn, progress=show if progress else None, batch=COMMAND_BATCH)
+    except sqlite3.Error as e:
+        raise NotesdbError(f"note vectors cannot be written: {e}") from None
+    total = conn.execute("SELECT count(*) FROM note_vectors").fetchone()[0]
+    return {"model": m.model.name, "load_ms": round(m.model.load_ms, 1), "embedded": done.embedded,
+            "vectors": done.vectors, "removed": done.removed, "ms_per_note": round(done.ms_per_note, 1),
+            "vectors_total": total}
+
+
+def _meaning(o: Opened) -> None:
+    """With ``[meaning] enabled``, load the embedding model, embed the notes that lack a
+    vector, and let it give its second opinion on this command's decisions."""
+    if not o.config.meaning:
+        return
+    from notesdb.meaning import available, for_command
+
+    if not available():
+        typer.echo("warning: [meaning] is enabled but the meaning extra is not installed: judging by words alone", err=True)
+        return
+    try:
+        for_command(o.conn, o.config.meaning_model, progress=sys.stderr.isatty())
+    except sqlite3.Error as e:
+        fail(f"note vectors cannot be written: {e}")
+
+
 @app.command()
 def check(
     message: Annotated[str, typer.Argument(metavar="MESSAGE", help="The message, as typed; - reads it from stdin (any length).", show_default=False)],
@@ -381,6 +440,7 @@ def check(
     if message == "-":
         message = sys.stdin.buffer.read().decode("utf-8", "replace")
     o = _open(notes, db, config)
+    _meaning(o)
     d = decide(o.conn, message, o.config.gate, str(o.notes.resolve()) if o.notes else None)
     if session:
         from notesdb.conversation import earlier, hold_back
@@ -654,6 +714,7 @@ def eval_cmd(
         fail(str(e))
         return
     o = _open(notes, db, config, progress=True)
+    _meaning(o)
     summary, _ = evaluate(o.conn, loaded, o.config.gate)
     from notesdb.meter import stored
 

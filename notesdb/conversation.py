@@ -69,7 +69,9 @@ def hold_back(decision: Decision, before: dict[str, float], settings: Settings) 
     now = {s["path"]: float(s["evidence"]) for s in decision.top_scores}
     keep, held = [], []
     for path in decision.notes:
-        if path in before and now.get(path, 0.0) < settings.repeat_ratio * before[path]:
+        # a note named without lexical evidence (by meaning, ``notesdb.meaning``) is held back
+        # whatever its evidence now: no ratio of nothing measures "much more about it"
+        if path in before and (before[path] <= 0 or now.get(path, 0.0) < settings.repeat_ratio * before[path]):
             held.append(path)
             decision.reasons.append(
                 f"held back {path}: named earlier in this conversation (evidence "

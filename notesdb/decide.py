@@ -17,9 +17,15 @@ from notesdb.db import searchable_count
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Callable, Final
 
-__all__ = ["decide", "decide_with_ranking", "is_slash_command"]
+__all__ = ["decide", "decide_with_ranking", "is_slash_command", "second_opinion"]
+
+#: A second opinion on every decision of this process: ``(conn, message, decision, settings,
+#: folder) -> decision``. Set by a process that loaded the embedding model
+#: (``notesdb.meaning.install``: the resident ``notesdb mcp``, ``check``/``eval`` with meaning
+#: enabled); None, the lexical judgement alone, everywhere else and always in the command hook.
+second_opinion: "Callable[[sqlite3.Connection, str, Decision, Settings, str | None], Decision] | None" = None
 
 
 #: Built-in Claude Code commands (https://docs.claude.com/en/docs/claude-code/slash-commands):
@@ -70,6 +76,8 @@ def decide_with_ranking(
     d = judge(ranking, settings, folder)
     d.corrections = query.corrections
     d.expansions = query.expansions
+    if second_opinion is not None:
+        d = second_opinion(conn, message, d, settings, folder)
     d.elapsed_ms = (time.perf_counter() - t0) * 1000
     return d, ranking
 

@@ -307,3 +307,22 @@ def m010_application_id(db: Database) -> None:
     so that a database of another application given as ``--db`` is recognised and left alone."""
     db.execute("PRAGMA application_id = 1853121634")  # 0x6E746462, "ntdb"
     db.execute("PRAGMA user_version = 10")
+
+
+@migrations()
+def m011_note_vectors(db: Database) -> None:
+    """``note_vectors``: embeddings of the notes for matching by meaning (``notesdb.vectors``),
+    filled by the resident process or ``notesdb index --meaning``, never by the hook."""
+    db.execute(
+        """
+        CREATE TABLE note_vectors ( -- unit vectors of a note's texts (notesdb[meaning]); none without it
+            path TEXT NOT NULL,   -- notes.path
+            part INTEGER NOT NULL, -- 0: title, description, headings; 1: that and the body's start; 2..: body chunks
+            hash TEXT NOT NULL,   -- notes.hash when embedded: a vector whose note changed since is stale
+            model TEXT NOT NULL,  -- the weights (file, size, sha256 prefix): another model's vectors are stale
+            vec BLOB NOT NULL,    -- float32, little-endian, L2 norm 1
+            PRIMARY KEY (path, part)
+        ) WITHOUT ROWID
+        """
+    )
+    db.execute("PRAGMA user_version = 11")

@@ -224,6 +224,33 @@ def warm_up(place: Place) -> None:
         pass
 
 
+def start_meaning(place: Place) -> Any:
+    """With ``[meaning] enabled`` in the config and the ``meaning`` extra installed: load the
+    embedding model and keep the note vectors current in the background
+    (:func:`notesdb.meaning.start_background`); every decision of this process then gets
+    meaning's second opinion once the model is loaded. Problems go to stderr; judgement stays
+    lexical.
+
+    :returns: the stop event of the background work, or None when meaning is not used
+    """
+    try:
+        from notesdb import config as cfg
+
+        conf = cfg.load_config(place.config)
+        if not conf.meaning:
+            return None
+        from notesdb.meaning import available, start_background
+
+        if not available():
+            print("notesdb mcp: [meaning] is enabled but the meaning extra is not installed", file=sys.stderr)
+            return None
+        _, db = place.paths()
+        return start_background(str(db), conf.meaning_model)[1]
+    except Exception as e:
+        print(f"notesdb mcp: matching by meaning not started: {e}", file=sys.stderr)
+        return None
+
+
 def build_server(place: Place) -> Any:
     """The MCP server with its four tools (``mcp.server.MCPServer``)."""
     from mcp.server import MCPServer
@@ -283,6 +310,7 @@ def main(place: Place, warm: bool = True) -> int:
         except Exception as e:  # no notes folder yet: the tools say so when called
             print(f"notesdb mcp: not serving the hook socket: {e}", file=sys.stderr)
     threading.Thread(target=warm_up, args=(place,), name="notesdb-warm-up", daemon=True).start()
+    start_meaning(place)
 
     def stop(signum: int, frame: Any) -> None:
         # Clients stop a stdio server with SIGINT, then SIGTERM. The SDK reads stdin in a

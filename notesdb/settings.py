@@ -142,6 +142,27 @@ class Settings:
     #: far more about the note than the message that named it
     repeat_ratio: float = 2.0
 
+    # --- meaning (``notesdb.meaning``): read only where the embedding model is loaded --------
+    # (the resident ``notesdb mcp`` process, and ``check``/``eval`` with ``[meaning] enabled``).
+    # Chosen with ``bench/meaning.py`` on the tune halves of personal, chat, memory, til,
+    # folders, kept and tiny and each folder's generic messages (household2 held out): gain =
+    # hits + stretch hits - 2 x (wrong notes + false alarms), veto swept 0-0.45, then cosine
+    # 0.30-0.60 x margin 0-0.20. Cosines are all-MiniLM-L6-v2's (``notesdb.embed``); another
+    # model needs its own.
+
+    #: meaning route: when the lexical gate is silent, name the note whose text is nearest the
+    #: message by cosine (best part of the note) when that cosine is at least
+    #: ``meaning_cosine`` and at least ``meaning_margin`` above the second note's. Off (a
+    #: cosine never exceeds 1): no setting on the grid gained on the tune halves once the veto
+    #: was set. The research setting (0.39 and 0.12, ``shared/research/meaning.md``) finds
+    #: paraphrases and raises hit rates, at a cost in silence and precision (README table)
+    meaning_cosine: float = 1.01
+    meaning_margin: float = 0.12
+    #: meaning veto: a note the lexical gate named whose cosine with the message is below
+    #: ``meaning_veto`` is not named (0: off). 0.35 scored best on the tune halves (+23 over the
+    #: words alone, mostly false alarms on the generic messages; 0.2: +5, 0.45: +19)
+    meaning_veto: float = 0.35
+
     # --- scoring: how a message word's weight and a note's evidence are computed ------------
     # (``notesdb.query`` and ``notesdb.rank`` read these; ``tune`` ranks again for each value.)
     # The weights below were set by hand when each feature was written and checked only on
