@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import os
 import threading
+import time
+from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -72,6 +74,27 @@ def _has_link(root: str) -> bool:
     return False
 
 
+def _any_file(root: str) -> str | None:
+    """A regular file under ``root`` outside hidden folders (a note first), or None."""
+    stack = [root] if root else []
+    while stack:
+        try:
+            entries = sorted(os.scandir(stack.pop()), key=lambda e: not e.name.lower().endswith(".md"))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_file(follow_symlinks=False):
+                    return entry.path
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+            except OSError:
+                continue
+    return None
+
+
 class FolderWatch:
     """Watch one notes folder and keep one database's index in step with it.
 
@@ -91,8 +114,10 @@ class FolderWatch:
         self.db = Path(os.path.abspath(db))
         self.config = config
         self.resync_s = resync_s
-        #: Completed background syncs (a count, for tests and diagnostics).
+        #: Completed background syncs (a count, for diagnostics).
         self.syncs = 0
+        #: The last paths (relative to the folder, ``.`` for itself) that counted as changes.
+        self.noticed: deque[str] = deque(maxlen=100)
         self._cond = threading.Condition()
         self._changes = 0  # change notices so far
         self._synced: tuple[int, SyncStats, tuple[str, ...]] | None = None  # (changes, stats, skip)
@@ -102,6 +127,10 @@ class FolderWatch:
         self._observer: Any = None
         self._thread: threading.Thread | None = None
         self._folder: tuple[str, int, int] | None = None  # real path, device, inode
+        self._fence_lock = threading.Lock()
+        self._fence_file: str | None = None
+        self._fenced = 0  # opens of the fence file seen through the watch
+        self._ordered = False  # the watch reports opens, in order with changes (inotify)
 
     # --- the answer side ------------------------------------------------------------------
 
@@ -117,8 +146,11 @@ class FolderWatch:
         notes, db, config = _paths(argv)
         if notes != self.notes or db != self.db or not self._trusted or not self._same_folder():
             return None
+        deadline = time.monotonic() + wait_s
+        if not self._fence(wait_s):
+            return None
         with self._cond:
-            done = self._cond.wait_for(self._settled, timeout=wait_s)
+            done = self._cond.wait_for(self._settled, timeout=max(0.0, deadline - time.monotonic()))
             if not done or not self._trusted or self._synced is None or self._synced[0] != self._changes:
                 return None
             _, stats, skip = self._synced
@@ -147,6 +179,42 @@ class FolderWatch:
         if (real, st.st_dev, st.st_ino) != self._folder:
             return False
         return bool(self._observer.is_alive() and all(e.is_alive() for e in list(self._observer.emitters)))
+
+    def _fence(self, wait_s: float) -> bool:
+        """Wait until every change made before this call has been noticed.
+
+        With inotify, events of one watch arrive in the order they happened: this process
+        opens a note of the folder for reading (a read, never a write) and waits for that open
+        to come through the watch. Elsewhere the notices are taken as they come (FSEvents and
+        kqueue report no opens); a change then counts once its notice arrives, within
+        milliseconds on a local disk.
+
+        :returns: False when the open did not come through within ``wait_s`` seconds, or no
+            file could be opened (the caller then syncs itself)
+        """
+        if not self._ordered:
+            return True
+        if not self._fence_lock.acquire(timeout=wait_s):
+            return False
+        try:
+            for _ in range(2):
+                path = self._fence_file or _any_file(self._folder[0] if self._folder else "")
+                if path is None:
+                    return False
+                self._fence_file = path
+                with self._cond:
+                    before = self._fenced
+                try:
+                    os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+                except OSError:  # gone: take another file
+                    self._fence_file = None
+                    continue
+                with self._cond:
+                    return self._cond.wait_for(lambda: self._fenced > before or not self._trusted,
+                                               timeout=wait_s) and self._trusted
+            return False
+        finally:
+            self._fence_lock.release()
 
     # --- the watching side ------------------------------------------------------------------
 
@@ -196,6 +264,7 @@ class FolderWatch:
             return False
         self._observer = observer
         self._folder = (real, st.st_dev, st.st_ino)
+        self._ordered = type(observer).__name__.startswith("Inotify")
         if _has_link(real):  # checked after the watch is up: a link made meanwhile is noticed
             return False
         return True
@@ -203,6 +272,11 @@ class FolderWatch:
     def _notice(self, root: str, event: Any) -> None:
         """One event from the watch -> a change notice, a loss of trust, or nothing."""
         kind = event.event_type
+        if kind == "opened" and self._fence_file is not None and os.fsdecode(event.src_path) == self._fence_file:
+            with self._cond:
+                self._fenced += 1
+                self._cond.notify_all()
+            return
         if kind in _IGNORED:
             return
         relevant = False
@@ -214,11 +288,13 @@ class FolderWatch:
                 if kind in ("deleted", "moved"):
                     self.distrust()
                 relevant = True
+                self.noticed.append(".")
                 continue
             rel = os.path.relpath(path, root)
             if rel.startswith("..") or any(part.startswith(".") for part in rel.split(os.sep)):
                 continue  # hidden (.git, .obsidian), as the sync skips them
             relevant = True
+            self.noticed.append(rel.replace(os.sep, "/"))
             if kind in ("created", "moved") and os.path.islink(path):
                 self.distrust()
         if relevant:
