@@ -248,7 +248,7 @@ class FolderWatch:
             return False
         watch = self
 
-        class Handler(FileSystemEventHandler):  # type: ignore[misc]
+        class Handler(FileSystemEventHandler):
             def dispatch(self, event: Any) -> None:
                 watch._notice(real, event)
 
