@@ -127,6 +127,8 @@ class FolderWatch:
         self._observer: Any = None
         self._thread: threading.Thread | None = None
         self._folder: tuple[str, int, int] | None = None  # real path, device, inode
+        self._conn: Any = None  # the watch thread's own connection
+        self._db_id: tuple[int, int] | None = None  # (device, inode) of the database it opened
         self._fence_lock = threading.Lock()
         self._fence_file: str | None = None
         self._fenced = 0  # opens of the fence file seen through the watch
@@ -145,6 +147,9 @@ class FolderWatch:
         """
         notes, db, config = _paths(argv)
         if notes != self.notes or db != self.db or not self._trusted or not self._same_folder():
+            return None
+        if self._db_id is not None and _file_id(self.db) != self._db_id:
+            self.changed()  # moved aside and made anew: the watch syncs the new file
             return None
         deadline = time.monotonic() + wait_s
         if not self._fence(wait_s):
@@ -301,16 +306,23 @@ class FolderWatch:
             self.changed()
 
     def _sync(self) -> tuple[SyncStats, tuple[str, ...]]:
+        """Sync on this thread's own connection, kept open for the life of the watch: while it
+        is open, closing an answer's connection is not closing the database's last one, which
+        would checkpoint the write-ahead log each time (about 12 ms per message at 10,000
+        notes, measured). A database file replaced meanwhile (moved aside and rebuilt) is
+        opened anew."""
         from notesdb.config import load_config
         from notesdb.db import open_db
         from notesdb.sync import sync
 
         conf = load_config(self.config)
-        conn = open_db(self.db)
-        try:
-            return sync(conn, self.notes, skip=conf.skip), conf.skip  # no deadline: all of it
-        finally:
-            conn.close()
+        if self._conn is None or _file_id(self.db) != self._db_id:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            self._conn = open_db(self.db)
+            self._db_id = _file_id(self.db)
+        return sync(self._conn, self.notes, skip=conf.skip), conf.skip  # no deadline: all of it
 
     def _run(self) -> None:
         try:
@@ -342,6 +354,12 @@ class FolderWatch:
                 self._cond.wait_for(lambda: self._changes != seen or self._stop.is_set(),
                                     timeout=RETRY_S if failed else self.resync_s)
         self._stop_observer()
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except Exception:
+                pass
+            self._conn = None
 
     def _stop_observer(self) -> None:
         if self._observer is not None:
@@ -359,6 +377,15 @@ class FolderWatch:
         self._stop_observer()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of a file, or None when it is not there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _paths(argv: list[str]) -> tuple[Path | None, Path | None, str | None]:

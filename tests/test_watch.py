@@ -174,3 +174,21 @@ def test_without_watchdog_nothing_is_trusted(indexed: tuple[Path, Path], monkeyp
         assert w.syncs == 0
     finally:
         w.close()
+
+
+def test_a_database_replaced_under_the_watch_is_synced_anew(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    vault, db = indexed
+    w = started(vault, db)
+    try:
+        db.rename(tmp_path / "aside.db")  # as a damaged database is moved aside
+        assert w.current(argv(vault, db)) is None  # not the file the watch synced
+        for _ in range(400):  # the watch indexes the new file in full
+            if w.current(argv(vault, db), wait_s=0.05) is not None:
+                break
+            time.sleep(0.05)
+        stats = w.current(argv(vault, db))
+        assert stats is not None and len(stats.added) == 63
+        assert f"({vault / COVERED_NOTE})" in run(event(COVERED_MESSAGE, "s"), argv(vault, db), stats)
+    finally:
+        w.close()
+    assert len(decision_rows(db)) == 1
