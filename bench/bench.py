@@ -333,8 +333,11 @@ def measure_size(n: int, vault: Path, work: Path, runs: int, quick: bool,
 
 def warm_hook_series(notesdb_exe: str, vault: Path, db: Path, event_path: Path, env: dict[str, str],
                      runs: int) -> dict[str, Any] | None:
-    """``notesdb hook --warm`` with ``notesdb mcp`` up (it answers over its socket), interleaved
-    with the floor; None when the mcp extra is not installed."""
+    """``notesdb hook --warm`` with ``notesdb mcp`` up (it answers over its socket), two ways,
+    interleaved with the floor: the console script, and the Claude Code plugin's launcher
+    (``plugin/bin/notesdb hook --warm``: a standard-library client under ``python -I -S``),
+    with this virtualenv linked where the launcher looks for it. None when the mcp extra is
+    not installed."""
     import importlib.util
     import socket
 
@@ -344,6 +347,11 @@ def warm_hook_series(notesdb_exe: str, vault: Path, db: Path, event_path: Path, 
         return None
     server = subprocess.Popen([notesdb_exe, "mcp", "--notes", str(vault), "--db", str(db)], env=env,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    plugin_data = Path(tempfile.mkdtemp(prefix="notesdb-plugin-data-"))
+    (plugin_data / "venv").symlink_to(Path(sys.prefix))
+    plugin_env = {k: v for k, v in env.items() if not k.startswith(("NOTESDB_", "CLAUDE_"))}
+    plugin_env.update(CLAUDE_PLUGIN_ROOT=str(REPO), CLAUDE_PLUGIN_DATA=str(plugin_data),
+                      NOTESDB_NOTES=str(vault), NOTESDB_DB=str(db))
     try:
         for _ in range(400):
             try:
@@ -352,28 +360,39 @@ def warm_hook_series(notesdb_exe: str, vault: Path, db: Path, event_path: Path, 
                 break
             except OSError:
                 time.sleep(0.05)
-        time.sleep(2.0)  # the server warms up (imports, word list) in the background
+        time.sleep(2.0)  # the server warms up (imports, word list, first sync) in the background
         argv = [notesdb_exe, "hook", "--warm", "--notes", str(vault), "--db", str(db)]
+        plugin_argv = [str(REPO / "plugin" / "bin" / "notesdb"), "hook", "--warm"]
         floor_argv = [sys.executable, "-c", FLOOR_CODE]
         for _ in range(3):
             check_hook_result(run_child(argv, event_path, env))
-        warm_runs, floor_runs = [], []
+            check_hook_result(run_child(plugin_argv, event_path, plugin_env))
+        warm_runs, plugin_runs, floor_runs = [], [], []
         for _ in range(runs):
             warm_runs.append(run_child(argv, event_path, env))
+            plugin_runs.append(run_child(plugin_argv, event_path, plugin_env))
             floor_runs.append(run_child(floor_argv, event_path, env))
         spoke = [check_hook_result(r) for r in warm_runs]
+        plugin_spoke = [check_hook_result(r) for r in plugin_runs]
     finally:
         assert server.stdin is not None
         server.stdin.close()
         server.wait(timeout=30)
+        shutil.rmtree(plugin_data, ignore_errors=True)
     ww = [r["wall"] for r in warm_runs]
+    pw = [r["wall"] for r in plugin_runs]
     fw = [r["wall"] for r in floor_runs]
     return {"warm_hook_ms": {"median": ms(median(ww)), "p95": ms(p95(ww)), "max": ms(max(ww)),
                              "samples": [ms(t) for t in ww]},
+            "plugin_warm_ms": {"median": ms(median(pw)), "p95": ms(p95(pw)), "max": ms(max(pw)),
+                               "samples": [ms(t) for t in pw]},
             "warm_floor_ms": {"median": ms(median(fw)), "samples": [ms(t) for t in fw]},
             "warm_floor_ratio": round(median(ww) / median(fw), 2),
+            "plugin_warm_floor_ratio": round(median(pw) / median(fw), 2),
             "warm_spoke": f"{sum(spoke)}/{len(spoke)}",
-            "warm_rss_mb": round(max(r["rss_mb"] for r in warm_runs), 1)}
+            "plugin_warm_spoke": f"{sum(plugin_spoke)}/{len(plugin_spoke)}",
+            "warm_rss_mb": round(max(r["rss_mb"] for r in warm_runs), 1),
+            "plugin_warm_rss_mb": round(max(r["rss_mb"] for r in plugin_runs), 1)}
 
 
 def cold_hook_series(n: int, vault: Path, work: Path, notesdb_exe: str, env: dict[str, str],
@@ -480,6 +499,10 @@ def print_table(results: dict[str, Any]) -> None:
         row("  its floor: median", lambda r: f"{r['warm_floor_ms']['median']:.1f} ms")
         row("hook --warm median / floor median", lambda r: f"{r['warm_floor_ratio']:.2f}x")
         row("hook --warm peak RSS", lambda r: f"{r['warm_rss_mb']:.1f} MB")
+        row("plugin launcher hook --warm: median", lambda r: f"{r['plugin_warm_ms']['median']:.1f} ms")
+        row("plugin launcher hook --warm: p95", lambda r: f"{r['plugin_warm_ms']['p95']:.1f} ms")
+        row("plugin launcher median / floor median", lambda r: f"{r['plugin_warm_floor_ratio']:.2f}x")
+        row("plugin launcher peak RSS", lambda r: f"{r['plugin_warm_rss_mb']:.1f} MB")
     row("hook peak RSS, no change (floor)", lambda r: f"{r['hook_rss_mb']:.1f} ({r['floor_rss_mb']:.0f}) MB")
     row("hook after 1 edited note: median", lambda r: f"{r['hook_edit_ms']['median']:.1f} ms")
     row("  its peak RSS", lambda r: f"{r['hook_edit_rss_mb']:.1f} MB")

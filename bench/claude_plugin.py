@@ -25,6 +25,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -125,6 +126,7 @@ def session(sb, proj: Path, steps: list, dbg: Path, ready_s: float = 8.0, kill_a
         seen = max(seen, count)
         p.quiet(1.0, 10)
     screen = p.text()
+    OUT.setdefault("servers_at_end", {})[Path(dbg).name] = server_pids(sb.home)
     p.close()
     return per, screen
 
@@ -215,8 +217,19 @@ def main() -> int:
             rm = sb.claude_p(MISS, proj)
         finally:
             sfile.write_text(saved)
-        check("mcp_tool hook: the hook tool's JSON reaches the model (beside the command hook's)",
-              request_text(H.last(rh)).count(MARK) == 2, f"{request_text(H.last(rh)).count(MARK)} lines")
+        # both hooks judge the message of one session: whichever logs second holds back the
+        # note the first one named (notesdb.conversation), unless both judged at once
+        lines = request_text(H.last(rh)).count(MARK)
+        conn = sqlite3.connect(dbs[0])
+        try:
+            rows = conn.execute("SELECT session_id, route FROM decisions WHERE prompt = ? ORDER BY id DESC LIMIT 2",
+                                (HIT,)).fetchall()
+        finally:
+            conn.close()
+        same = len(rows) == 2 and rows[0][0] == rows[1][0]
+        check("mcp_tool hook: the hook tool judges beside the command hook, and its JSON reaches the model",
+              same and (lines == 2 or (lines == 1 and "said-before" in [r[1] for r in rows])),
+              f"{lines} line(s); last two decisions {rows}")
         check("mcp_tool hook: {} adds nothing", MARK not in request_text(H.last(rm)) and not hook_noise(H.last(rm)))
 
         # ---- interactive: warm, kill the warm process, later prompts still work
@@ -251,6 +264,11 @@ def main() -> int:
                     table.setdefault(cfg, []).extend(x["ms"] for x in per[1:] if x["ms"] is not None)
             OUT["latency"] = {k: {"median_ms": statistics.median(v), "range_ms": [min(v), max(v)], "n": len(v)}
                               for k, v in table.items() if v}
+            # a warm series means nothing if Claude Code never started the server (it skips one
+            # whose first connection timed out, e.g. during a slow first install)
+            check("latency: the warm process ran through every warm session",
+                  all(OUT["servers_at_end"].get(f"lat-warm-{r}.txt") for r in range(2)),
+                  str({k: v for k, v in OUT["servers_at_end"].items() if k.startswith("lat-")}))
             # print mode: every claude -p waits for the plugin's MCP server to start
             walls: dict[str, list[float]] = {"none": [], "plugin": []}
             for _ in range(5):

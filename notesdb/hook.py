@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     import sqlite3
     from typing import Final
 
+    from notesdb.sync import SyncStats
+
 __all__ = ["main", "run", "answer", "EVENTS", "SYNC_BUDGET_S"]
 
 #: Seconds one hook call may spend parsing changed notes before it answers from what is
@@ -158,12 +160,15 @@ def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connect
         return open_db(db_path), True
 
 
-def run(raw: bytes, argv: list[str]) -> str:
+def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
     """Judge one hook event; returns exactly what to print (``""`` for silence). Never raises.
 
     :param raw: the bytes read from stdin
     :param argv: the hook's arguments (``--notes DIR``, ``--db PATH``, ``--config F``,
         ``--no-log``)
+    :param synced: the result of a sync that still holds for this folder and database (a
+        resident process that watches the folder, :mod:`notesdb.watch`): used instead of
+        syncing again. Ignored when the database is new or empty.
     """
     t0 = time.perf_counter()
     deadline = time.monotonic() + SYNC_BUDGET_S
@@ -220,7 +225,10 @@ def run(raw: bytes, argv: list[str]) -> str:
         elif prompt is not None:
             stats = None
             try:
-                stats = sync(conn, notes, deadline=deadline, skip=config.skip)
+                if synced is not None and not fresh:
+                    stats = synced  # the folder is as that sync left it (watched by a resident process)
+                else:
+                    stats = sync(conn, notes, deadline=deadline, skip=config.skip)
                 if fresh:
                     errors.append(
                         f"the database was missing or empty: created it and indexed "

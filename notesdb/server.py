@@ -15,7 +15,9 @@ Tools for the assistant:
 Every tool syncs the index first (a no-change sync costs a directory listing). The process
 also serves ``notesdb hook --warm`` on a Unix socket beside the database
 (:mod:`notesdb.warm`), started before ``mcp`` is imported, and warms itself up (imports,
-index, English word list) in the background.
+index, English word list) in the background. For those answers it watches the notes folder
+(:mod:`notesdb.watch`) and syncs after each change, so that a message is judged without a
+walk of the folder.
 
 Needs the ``mcp`` extra (``pip install 'notesdb[mcp]'``); nothing on the command hook's path
 imports this module.
@@ -31,7 +33,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Callable, Final
 
 __all__ = ["Place", "build_server", "main", "MAX_SEARCH_LIMIT", "MAX_READ_CHARS"]
 
@@ -251,6 +253,18 @@ def start_meaning(place: Place) -> Any:
         return None
 
 
+def warm_judge(watch: Any) -> Callable[[bytes, list[str]], str]:
+    """The warm process's answer to ``notesdb hook --warm``: :func:`notesdb.hook.run`, given
+    the watched folder's last sync when it still holds (``watch``, a
+    :class:`notesdb.watch.FolderWatch`), so that a message costs no walk of the folder."""
+    from notesdb.hook import run
+
+    def judge(raw: bytes, argv: list[str]) -> str:
+        return run(raw, argv, watch.current(argv))
+
+    return judge
+
+
 def build_server(place: Place) -> Any:
     """The MCP server with its four tools (``mcp.server.MCPServer``)."""
     from mcp.server import MCPServer
@@ -299,14 +313,17 @@ def main(place: Place, warm: bool = True) -> int:
     """Serve MCP on stdio until the client closes it; with ``warm``, also serve
     ``notesdb hook --warm`` on the database's socket. Returns the exit code."""
     listener = None
+    watch = None
     if warm:
         try:
-            from notesdb.hook import run
             from notesdb.warm import WarmListener, socket_path
+            from notesdb.watch import FolderWatch
 
-            _, db = place.paths()
-            listener = WarmListener(socket_path(db), run)
+            notes, db = place.paths()
+            watch = FolderWatch(notes, db, place.config)
+            listener = WarmListener(socket_path(db), warm_judge(watch))
             listener.start()
+            watch.start()
         except Exception as e:  # no notes folder yet: the tools say so when called
             print(f"notesdb mcp: not serving the hook socket: {e}", file=sys.stderr)
     threading.Thread(target=warm_up, args=(place,), name="notesdb-warm-up", daemon=True).start()
@@ -326,6 +343,8 @@ def main(place: Place, warm: bool = True) -> int:
     finally:
         if listener is not None:
             listener.close()
+        if watch is not None:
+            watch.close()
     return 0
 
 

@@ -12,6 +12,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -115,3 +116,52 @@ def test_session_start_setup_indexes_a_new_database_and_prints_nothing(vault: Pa
     proc = subprocess.run([str(LAUNCHER), "hook", "--warm"], input=HIT, capture_output=True,
                           env=launcher_env(data, CLAUDE_PLUGIN_OPTION_NOTES=str(vault)), timeout=60)
     assert f"({vault / COVERED_NOTE})".encode() in proc.stdout
+
+
+def recording_install(tmp_path: Path) -> tuple[Path, Path]:
+    """A plugin data folder whose virtualenv has this Python and a ``notesdb`` that records
+    each run in a file before it runs the real console script; returns (data, record)."""
+    data = fake_install(tmp_path)
+    record = tmp_path / "full-runs"
+    exe = data / "venv" / "bin" / "notesdb"
+    exe.unlink()
+    exe.write_text(f'#!/bin/sh\necho "$*" >>"{record}"\nexec "{NOTESDB_EXE}" "$@"\n')
+    exe.chmod(0o755)
+    (data / "venv" / "bin" / "python").symlink_to(sys.executable)
+    return data, record
+
+
+@pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
+def test_launcher_asks_the_warm_process_through_the_small_client_and_hands_over_when_it_is_gone(
+    indexed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from test_warm import start_server
+
+    from notesdb.warm import socket_path
+
+    vault, db = indexed
+    data, record = recording_install(tmp_path)
+    db = data / "notesdb.db"
+    shutil.copyfile(indexed[1], db)
+    env = launcher_env(data, CLAUDE_PLUGIN_OPTION_NOTES=str(vault))
+
+    def prompt(session: str) -> bytes:
+        proc = subprocess.run([str(LAUNCHER), "hook", "--warm"], capture_output=True, env=env, timeout=60,
+                              input=json.dumps({"prompt": COVERED_MESSAGE, "session_id": session}).encode())
+        assert (proc.returncode, proc.stderr) == (0, b"")
+        assert f"({vault / COVERED_NOTE})" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+        return proc.stdout
+
+    no_socket = prompt("s-1")  # no warm process: the full hook at once
+    assert record.read_text() == "hook --warm\n"
+    server = start_server(vault, db)
+    try:
+        assert prompt("s-2") == no_socket
+        assert record.read_text() == "hook --warm\n"  # answered by the small client alone
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+    assert Path(socket_path(db)).exists()  # killed: its socket is left behind
+    assert prompt("s-3") == no_socket  # the client found nobody and handed over
+    assert record.read_text() == "hook --warm\nhook\n"
+    assert [r["session_id"] for r in decision_rows(db)] == ["s-1", "s-2", "s-3"]

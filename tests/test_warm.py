@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
 
+from notesdb.hook import MAX_LOGGED_PROMPT
 from notesdb.warm import WarmListener, ask, parse_request, socket_path
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
@@ -270,3 +271,106 @@ def test_listener_refuses_a_folder_others_may_write(tmp_path: Path) -> None:
         assert not (shared / "n.db.sock").exists()
     finally:
         listener.close()
+
+
+NEW_NOTE = "projects/quillfeather.md"
+NEW_TEXT = """---
+title: quillfeather
+description: The quillfeather label printer on the hall shelf, and how to unjam its ribbon.
+---
+# quillfeather
+
+The quillfeather printer jams when the ribbon is loaded upside down.
+"""
+NEW_MESSAGE = "quillfeather jammed again, what do I do"
+
+
+def test_a_note_written_just_before_a_message_is_judged_with_it_by_the_warm_process(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    server = start_server(vault, db)
+    try:
+        assert hook(vault, db, MISS, "--warm", session="s-0")[0] == ""
+        (vault / NEW_NOTE).write_text(NEW_TEXT, encoding="utf-8")
+        out, imported = hook(vault, db, NEW_MESSAGE, "--warm", session="s-1")
+        assert f"({vault / NEW_NOTE})" in out and not set(JUDGING) & imported
+        # renamed: the next message names it at its new place
+        (vault / NEW_NOTE).rename(vault / "quillfeather-printer.md")
+        out, imported = hook(vault, db, NEW_MESSAGE, "--warm", session="s-2")
+        assert f"({vault / 'quillfeather-printer.md'})" in out and not set(JUDGING) & imported
+        # deleted: silence
+        (vault / "quillfeather-printer.md").unlink()
+        assert hook(vault, db, NEW_MESSAGE, "--warm", session="s-3")[0] == ""
+    finally:
+        stop(server)
+    assert [r["route"] != "error" for r in decision_rows(db)] == [True] * 4
+
+
+CLIENT = "import sys; sys.path.insert(0, sys.argv[1]); from notesdb.warm import client_main; client_main(sys.argv[2:])"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def client(vault: Path, db: Path, prompt: str | bytes, *args: str) -> tuple[subprocess.CompletedProcess[bytes], set[str]]:
+    """The plugin's hook client as its launcher starts it (python -I -S), with the import log."""
+    raw = prompt if isinstance(prompt, bytes) else event(prompt)
+    proc = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", "-c", CLIENT, str(REPO), "hook", "--warm",
+                           *args, "--notes", str(vault), "--db", str(db)], input=raw, capture_output=True, timeout=60)
+    lines = proc.stderr.decode().splitlines()
+    imported = {ln.rsplit("|", 1)[1].strip() for ln in lines if ln.startswith("import time:") and ln.count("|") == 2}
+    return proc, imported
+
+
+def test_standard_library_client_asks_the_warm_process_without_site_packages(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    expected, _ = hook(vault, db, HIT, session="s-cold")
+    server = start_server(vault, db)
+    try:
+        proc, imported = client(vault, db, HIT)
+        assert proc.returncode == 0 and proc.stdout.decode() == expected
+        # the client's own imports: the notesdb package's entry and warm modules, and no more
+        assert {m for m in imported if m.startswith("notesdb")} == {"notesdb", "notesdb.entry", "notesdb.warm"}
+        assert not {"site", "json", "re", "socket", "sqlite3", "pathlib", "typing"} & imported
+        proc, _ = client(vault, db, MISS)
+        assert (proc.returncode, proc.stdout) == (0, b"")
+    finally:
+        stop(server)
+
+
+def test_standard_library_client_hands_over_to_the_full_hook_when_nobody_answers(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    expected, _ = hook(vault, db, HIT, session="s-cold")
+    server = start_server(vault, db)
+    server.send_signal(signal.SIGKILL)
+    server.wait(timeout=30)
+    assert Path(socket_path(db)).exists()  # a stale socket: nobody answers
+    before = len(decision_rows(db))
+    proc, _ = client(vault, db, HIT)
+    # the console script it replaced itself with judged the same stdin: same answer, logged once
+    assert (proc.returncode, proc.stdout.decode()) == (0, expected)
+    assert all(ln.startswith("import time:") for ln in proc.stderr.decode().splitlines())
+    # an event larger than a pipe holds at once is handed over whole
+    pasted = json.dumps({"prompt": HIT + " " + "log line " * 20_000, "session_id": "s-big"}).encode()
+    assert len(pasted) > 100_000
+    proc, _ = client(vault, db, pasted)
+    assert (proc.returncode, proc.stdout.decode()) == (0, expected)
+    rows = decision_rows(db)[before:]
+    assert [(r["spoken"], r["session_id"], len(r["prompt"])) for r in rows] == [
+        (1, "s", len(HIT)), (1, "s-big", MAX_LOGGED_PROMPT)]  # the whole event was read: the log keeps its cap
+
+
+def test_standard_library_client_leaves_a_bad_command_line_to_the_full_command(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    proc, _ = client(vault, db, HIT, "--bogus")
+    # as 'notesdb hook --warm --bogus' run by an assistant: a usage error that blocks nothing
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert "No such option: --bogus" in proc.stderr.decode()
+
+
+def test_standard_library_client_without_a_named_database_uses_the_default_one(vault: Path) -> None:
+    from notesdb.config import resolve_db
+
+    proc = subprocess.run([sys.executable, "-I", "-S", "-c", CLIENT, str(REPO), "hook", "--warm", "--notes", str(vault)],
+                          input=event(HIT), capture_output=True, timeout=60)
+    assert proc.returncode == 0 and proc.stderr == b""
+    db = resolve_db(None, vault)  # computed by the full hook (the client has no platformdirs)
+    assert f"({vault / COVERED_NOTE})" in proc.stdout.decode() or decision_rows(db)[0]["route"] == "new-index"
+    assert len(decision_rows(db)) == 1
