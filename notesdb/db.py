@@ -139,14 +139,31 @@ def foreign(conn: sqlite3.Connection) -> str:
 _MAGIC: Final = b"SQLite format 3\x00"
 
 
+#: Database files found stamped in this process, by (device, inode): each is read once.
+#: Reading the header again would open and close the file, and closing any descriptor of a file
+#: drops every POSIX lock the process holds on it, SQLite's included ("How To Corrupt An SQLite
+#: Database File", section 2.2.1): a process keeping a connection open (the warm process) would
+#: lose its shared lock, and the next program to close the database would delete the
+#: write-ahead log from under it. ``foreign`` still checks every connection through SQL.
+_STAMPED: set[tuple[int, int]] = set()
+
+
 def _stamped(p: Path) -> bool:
-    """True when the file's header carries our application_id (bytes 68-71, big-endian)."""
+    """True when the file's header carries our application_id (bytes 68-71, big-endian); read
+    from the file once per process (:data:`_STAMPED`)."""
     try:
+        st = os.stat(p)
+        key = (st.st_dev, st.st_ino)
+        if key in _STAMPED:
+            return True
         with open(p, "rb") as f:
             head = f.read(72)
     except OSError:
         return False
-    return head[:16] == _MAGIC and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+    if head[:16] == _MAGIC and int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+        _STAMPED.add(key)
+        return True
+    return False
 
 
 def _refuse(p: Path, why: str) -> NotOurDatabase:
@@ -241,6 +258,11 @@ def open_db(
         conn.execute("PRAGMA synchronous = NORMAL")
         if version < SCHEMA_VERSION:
             _migrate(conn)
+        st = os.stat(p)
+        _STAMPED.add((st.st_dev, st.st_ino))  # ours and stamped (migration 10): never read again
+    except OSError as e:
+        conn.close()
+        raise DatabaseUnavailable(f"cannot open database {p}: {e}") from None
     except sqlite3.DatabaseError as e:
         conn.close()
         if "readonly" in str(e) or "unable to open" in str(e):

@@ -12,6 +12,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -134,3 +135,28 @@ def test_concurrent_first_migration(tmp_path: Path) -> None:
     assert conn.execute("SELECT count(*) FROM decisions").fetchone()[0] == HOOKS
     conn.close()
     consistent(db, vault)
+
+
+def test_opening_the_database_again_keeps_the_process_locks(tmp_path: Path) -> None:
+    """A process that keeps a connection open (the warm process) opens the database again for
+    every answer. That must not drop the process's POSIX locks on the file (closing any other
+    descriptor of it would), or the next program that opens and closes the database, such as
+    ``sqlite3`` or ``notesdb log``, deletes the write-ahead log from under the open connection
+    and every later write through it is lost."""
+    from notesdb.db import open_db
+
+    db = tmp_path / "notes.db"
+    held = open_db(db)
+    held.execute("INSERT INTO meta (key, value) VALUES ('probe', 'before')")
+    for _ in range(3):  # what each warm answer does
+        open_db(db).close()
+    outside = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT 1 FROM meta').fetchall(); c.close()"
+    subprocess.run([sys.executable, "-c", outside, str(db)], check=True)
+    assert (tmp_path / "notes.db-wal").exists(), "the write-ahead log was deleted under an open connection"
+    held.execute("UPDATE meta SET value = 'after' WHERE key = 'probe'")
+    fresh = sqlite3.connect(db)
+    try:
+        assert fresh.execute("SELECT value FROM meta WHERE key = 'probe'").fetchone() == ("after",)
+    finally:
+        fresh.close()
+        held.close()

@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -374,3 +375,30 @@ def test_standard_library_client_without_a_named_database_uses_the_default_one(v
     db = resolve_db(None, vault)  # computed by the full hook (the client has no platformdirs)
     assert f"({vault / COVERED_NOTE})" in proc.stdout.decode() or decision_rows(db)[0]["route"] == "new-index"
     assert len(decision_rows(db)) == 1
+
+
+def test_another_program_reading_the_database_leaves_the_warm_process_answering(indexed: tuple[Path, Path]) -> None:
+    """``sqlite3`` or ``notesdb log`` opening and closing the database while the warm process
+    serves it must not delete the write-ahead log from under it: every later answer is the
+    same, and every decision reaches the log."""
+    vault, db = indexed
+    server = start_server(vault, db)
+    try:
+        first, imported = hook(vault, db, HIT, "--warm", session="s1")
+        assert f"({vault / COVERED_NOTE})" in first
+        assert not set(JUDGING) & imported  # the warm process judged it
+        before = len(decision_rows(db))
+        for session in ("s2", "s3"):
+            outside = sqlite3.connect(db)
+            outside.execute("SELECT count(*) FROM notes").fetchone()
+            outside.close()
+            subprocess.run([str(NOTESDB_EXE), "log", "--notes", str(vault), "--db", str(db)],
+                           capture_output=True, timeout=60, check=True)
+            out, imported = hook(vault, db, HIT, "--warm", session=session)
+            assert out == first
+            assert not set(JUDGING) & imported
+            assert Path(f"{db}-wal").exists()
+        assert len(decision_rows(db)) == before + 2
+        assert not (db.parent / "hook-errors.jsonl").exists()
+    finally:
+        assert stop(server) == 0
