@@ -160,6 +160,18 @@ def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connect
         return open_db(db_path), True
 
 
+def _folder_advice(problem: str) -> str:
+    """The log's reason for a notes folder that cannot be used (from
+    :func:`notesdb.sync.folder_problem`), with what brings the hook back."""
+    if "cannot be read" in problem:
+        return f"{problem}: nothing is said until it can be read; check the folder's permissions"
+    if "not found" in problem:
+        return (f"{problem}: nothing is said until it is back; if it moved, install the hook again "
+                "with --notes NEW_FOLDER ('notesdb doctor' shows the entries)")  # fmt: skip
+    return (f"{problem}: nothing is said until --notes names a folder; install the hook again "
+            "with --notes FOLDER ('notesdb doctor' shows the entries)")  # fmt: skip
+
+
 def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
     """Judge one hook event; returns exactly what to print (``""`` for silence). Never raises.
 
@@ -171,7 +183,8 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
         syncing again. Ignored when the database is new or empty.
     """
     t0 = time.perf_counter()
-    deadline = time.monotonic() + SYNC_BUDGET_S
+    start = time.monotonic()
+    deadline = start + SYNC_BUDGET_S
     from notesdb.clock import now_iso
     from notesdb.gate import Decision, Route
 
@@ -208,20 +221,23 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
         from notesdb import config as cfg
         from notesdb.decide import decide
         from notesdb.log import record
-        from notesdb.sync import sync
+        from notesdb.sync import folder_problem, sync
 
         notes = cfg.resolve_notes(_option(opts, "notes"))
         db_path = cfg.resolve_db(_option(opts, "db"), notes)
         config = cfg.load_config(_option(opts, "config"))
         errors: list[str] = []
         conn, fresh = _open_or_replace(db_path, errors)
-        if prompt is not None and not notes.is_dir():
-            # moved, renamed, unmounted: the index describes notes the assistant cannot open
+        if fresh:
+            # creating it (the migrations: about 0.6 s on 2 cores, bench of 2026-11-30) spends
+            # most of the usual budget; a small folder is indexed whole within the hook's bound
+            deadline = start + LOG_BOUND_S
+        unusable = folder_problem(notes) if prompt is not None else ""
+        if unusable:
+            # moved, renamed, unmounted, unreadable: the index describes notes the assistant
+            # cannot open
             decision.route = "notes-missing"
-            decision.error = "; ".join(errors + [
-                f"notes folder not found: {notes}: nothing is said until it is back; if it moved, "
-                "install the hook again with --notes NEW_FOLDER ('notesdb doctor' shows the entries)"
-            ])  # fmt: skip
+            decision.error = "; ".join(errors + [_folder_advice(unusable)])
         elif prompt is not None:
             stats = None
             try:
@@ -234,6 +250,11 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                         f"the database was missing or empty: created it and indexed "
                         f"{len(stats.added)} notes ({stats.pending} left for the next messages)"
                     )
+                elif stats.incomplete:  # judged on part of the folder: not a real no-match
+                    errors.append(
+                        f"index incomplete: {stats.scanned - stats.pending} of {stats.scanned} notes "
+                        f"indexed ({stats.pending} left for the next messages)"
+                    )
                 errors += [f"{path}: {'; '.join(p)}" for path, p in list(stats.problems.items())[:MAX_LOGGED_PROBLEMS]]
             except Exception as e:  # a locked or unreadable folder: answer from the index
                 if fresh:
@@ -244,7 +265,7 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                 decision.route = Route.NEW_INDEX
             else:
                 decision = decide(conn, prompt, config.gate, str(notes.resolve()))
-                gone = [p for p in decision.notes if not (notes / p).is_file()]
+                gone = [p for p in decision.notes if not os.path.isfile(notes / p)]  # False when unreadable
                 if decision.spoken and gone:  # deleted or moved since the index last saw it
                     decision = Decision(spoken=False, route="note-missing")
                     errors.append(f"named notes no longer on disk: {', '.join(gone[:MAX_LOGGED_PROBLEMS])}")

@@ -413,8 +413,8 @@ def test_damage_found_after_opening_is_moved_aside_for_the_next_message(indexed:
         f.write(os.urandom(size - 4096))
     hook(vault, db, event(COVERED_MESSAGE))
     line = None
-    for _ in range(6):
-        proc, line = hook(vault, db, event(COVERED_MESSAGE))
+    for i in range(6):  # each in a new conversation: one would not name the same note twice
+        proc, line = hook(vault, db, event(COVERED_MESSAGE, session=f"s-{i}"))
         if line:
             break
     assert line and COVERED_NOTE in line
