@@ -207,13 +207,28 @@ def _create_private(path: Path) -> None:
     os.close(fd)
 
 
+def _owner_only(p: Path) -> None:
+    """Set the database and its ``-wal``/``-shm`` files to 0600 when others may read them and
+    they belong to the current user (another user's file is left as it is). SQLite gives the
+    ``-wal`` and ``-shm`` files it creates the database file's mode."""
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    for f in (p, p.with_name(p.name + "-wal"), p.with_name(p.name + "-shm")):
+        try:
+            st = os.stat(f)
+            if st.st_mode & 0o077 and st.st_uid == uid:
+                os.chmod(f, 0o600)
+        except OSError:  # gone, or not ours to change: left as it is
+            pass
+
+
 def open_db(
     path: str | os.PathLike[str], *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
 ) -> sqlite3.Connection:
     """Open (and create, and migrate) a notesdb database.
 
     The file is created readable by its owner only (0600), in WAL mode with a busy timeout of
-    ``BUSY_TIMEOUT_MS``. Pending migrations are applied (importing sqlite-utils only then).
+    ``BUSY_TIMEOUT_MS``; an existing file of the current user that others may read is set to
+    0600, with its ``-wal`` and ``-shm`` files. Pending migrations are applied (importing sqlite-utils only then).
 
     :param path: the database file
     :param create: create the file when missing; when False a missing file raises
@@ -252,6 +267,7 @@ def open_db(
                 f"database {p} has schema version {version}, newer than this notesdb "
                 f"understands ({SCHEMA_VERSION}): upgrade notesdb or use another --db"
             )
+        _owner_only(p)
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
         if mode != "wal":
             conn.execute("PRAGMA journal_mode = WAL")

@@ -27,7 +27,7 @@ from typing import Any
 
 from notesdb.errors import DatabaseDamaged, NotesdbError, NotOurDatabase, SchemaTooNew
 from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, check_ours, move_aside, open_db, sqlite_uri, transaction
-from notesdb.sync import DEFAULT_SKIP, SyncStats, rebuild_index, sync, walk_notes
+from notesdb.sync import DEFAULT_SKIP, SyncStats, folder_problem, rebuild_index, sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
 __all__ = ["Check", "Report", "diagnose", "diagnose_hooks", "check_hooks", "side_files"]
@@ -136,7 +136,8 @@ def diagnose(
     :param config: the config file the hook reads and why it cannot be used (``""`` when it
         can), or None to leave the config out
     :returns: the checks; ``Report.healthy`` is False when one is left failing
-    A missing notes folder is reported (with what to do) and the checks that need it skipped.
+    A notes folder that is missing, a file or unreadable is reported (with what to do) and the
+    checks that need it skipped.
     The notesdb hook entries of every assistant are checked too (:func:`check_hooks`).
     """
     report = Report(str(db_path), str(notes))
@@ -146,12 +147,24 @@ def diagnose(
             report.add("config", PROBLEM, f"{problem}: the hook stays silent on every message until it is fixed")
         else:
             report.add("config", OK, str(path) if path.exists() else f"{path} does not exist: the defaults apply")
-    if not notes.is_dir():
-        report.add(
-            "notes folder", PROBLEM,
-            f"{notes} does not exist (moved, renamed or unmounted?): the hook stays silent until it "
-            "is back; if it moved, run 'notesdb hook install --notes NEW_FOLDER' to point the hook there",
-        )  # fmt: skip
+    unusable = folder_problem(notes)
+    if unusable:
+        if "not found" in unusable:
+            detail = (
+                f"{notes} does not exist (moved, renamed or unmounted?): the hook stays silent until it "
+                "is back; if it moved, run 'notesdb hook install --notes NEW_FOLDER' to point the hook there"
+            )
+        elif "cannot be read" in unusable:  # "cannot be read: DIR (REASON)"
+            detail = (
+                unusable.replace("notes folder ", "", 1) + ": the hook stays silent until it can be read; "
+                f"check the folder's owner and permissions (ls -ld {notes})"
+            )
+        else:  # "DIR is a file, not a folder"
+            detail = (
+                unusable.replace("notes folder ", "", 1) + ": the hook stays silent; run 'notesdb hook "
+                "install --notes FOLDER' with the folder that holds the notes"
+            )
+        report.add("notes folder", PROBLEM, detail)
         check_hooks(report)
         return report
     conn = _check_database(report, notes, db_path, skip, repair)
@@ -258,6 +271,16 @@ def _check_index(
     on_disk = dict(walk_notes(notes, skip))
     rows = {p: (size, mtime) for p, size, mtime in conn.execute("SELECT path, size, mtime_ns FROM notes")}
     missing = [p for p in on_disk if p not in rows]
+    unreadable = _cannot_open(notes, missing)  # 'notesdb index' cannot help these
+    if unreadable:
+        shown = "; ".join(f"{p} ({why})" for p, why in list(unreadable.items())[:SHOWN_UNREADABLE])
+        more = f" and {len(unreadable) - SHOWN_UNREADABLE} more" if len(unreadable) > SHOWN_UNREADABLE else ""
+        report.add(
+            "notes", WARNING,
+            f"{len(unreadable)} note file(s) cannot be read, so they are not indexed: {shown}{more}: "
+            "check their owner and permissions (ls -l); the next sync indexes them once they can be read",
+        )  # fmt: skip
+        missing = [p for p in missing if p not in unreadable]
     extra = [p for p in rows if p not in on_disk]
     stale = [
         p for p, st in on_disk.items() if p in rows and rows[p] != (st.st_size, st.st_mtime_ns)
@@ -276,6 +299,22 @@ def _check_index(
         f"{detail}: synced ({len(stats.added)} added, {len(stats.modified)} changed, "
         f"{len(stats.renamed)} renamed, {len(stats.removed)} removed)",
     )  # fmt: skip
+
+
+#: Unreadable notes the doctor names in its line (the rest are counted).
+SHOWN_UNREADABLE = 5
+
+
+def _cannot_open(notes: Path, paths: list[str]) -> dict[str, str]:
+    """The notes of ``paths`` (relative to ``notes``) that cannot be opened for reading, with
+    the system's reason (``Permission denied``)."""
+    found = {}
+    for rel in paths:
+        try:
+            os.close(os.open(notes / rel, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+        except OSError as e:
+            found[rel] = str(e.strerror or e)
+    return found
 
 
 def _fts_ok(conn: sqlite3.Connection) -> str:

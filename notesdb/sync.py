@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     Progress = Callable[[int, int], None]
     ParseNote = Callable[[str, bytes], Note]
 
-__all__ = ["DEFAULT_SKIP", "SyncStats", "sync", "walk_notes", "rebuild_index", "rebuild_in_place"]
+__all__ = ["DEFAULT_SKIP", "SyncStats", "folder_problem", "sync", "walk_notes", "rebuild_index", "rebuild_in_place"]
 
 #: Note files read: Markdown by extension, case-insensitive.
 NOTE_SUFFIXES: Final = (".md", ".markdown")
@@ -84,6 +84,26 @@ class SyncStats:
     def changed(self) -> bool:
         """True when the sync wrote anything."""
         return bool(self.added or self.modified or self.renamed or self.removed)
+
+
+def folder_problem(root: Path) -> str:
+    """Why ``root`` cannot be used as the notes folder, or ``""`` when it is a folder that can
+    be listed: ``"notes folder not found: ROOT"``, ``"notes folder ROOT is a file, not a
+    folder"`` (``"is not a folder"`` for a fifo or device) or ``"notes folder cannot be read: ROOT (REASON)"`` (the system's reason, e.g.
+    ``Permission denied``)."""
+    try:
+        st = os.stat(root)
+    except OSError as e:
+        if isinstance(e, (FileNotFoundError, NotADirectoryError)):
+            return f"notes folder not found: {root}"
+        return f"notes folder cannot be read: {root} ({e.strerror or e})"
+    if not statmod.S_ISDIR(st.st_mode):
+        return f"notes folder {root} is {'a file, not a folder' if statmod.S_ISREG(st.st_mode) else 'not a folder'}"
+    try:
+        os.scandir(root).close()
+    except OSError as e:
+        return f"notes folder cannot be read: {root} ({e.strerror or e})"
+    return ""
 
 
 def skipped_by(rel: str, skip: tuple[str, ...], folder: bool = False) -> bool:
@@ -225,17 +245,16 @@ def sync(
     :param progress: a callable ``progress(done, total)`` called while parsing, or None
     :returns: what changed, in milliseconds of wall time
     :raises NotesFolderMissing: ``root`` is not a readable folder
+    :raises IndexBusy: ``deadline`` is given and another process is syncing (the message says
+        how many of the notes on disk are indexed as they are now)
     :raises NotesFolderEmpty: ``root`` holds no notes while the index holds some (an unmounted
         or emptied folder must not wipe the index silently)
     """
     t0 = time.perf_counter()
     root_path = Path(root)
-    if not root_path.is_dir():
-        raise NotesFolderMissing(f"notes folder not found: {root_path}")
-    try:
-        os.scandir(root_path).close()
-    except OSError as e:
-        raise NotesFolderMissing(f"notes folder cannot be read: {root_path} ({e.strerror})") from None
+    problem = folder_problem(root_path)
+    if problem:
+        raise NotesFolderMissing(problem)
     stats = SyncStats()
     walked = [
         (rel, st.st_size, st.st_mtime_ns) for rel, st in walk_notes(root_path, skip, stats.problems, stats.skipped)
@@ -259,7 +278,12 @@ def sync(
         stats.elapsed_ms = (time.perf_counter() - t0) * 1000
         return stats
 
-    lock = _sync_lock(conn, wait=deadline is None)
+    try:
+        lock = _sync_lock(conn, wait=deadline is None)
+    except IndexBusy as e:  # the hook then answers from the index as it is: say how far it is
+        raise IndexBusy(
+            f"{e}; index incomplete: {len(on_disk) - len(changed)} of {len(on_disk)} notes indexed"
+        ) from None
     try:
         from notesdb.parse import parse_note  # only now: markdown-it-py and PyYAML
 

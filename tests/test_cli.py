@@ -236,6 +236,27 @@ def test_index_leaves_alone_a_file_that_is_not_a_database(vault: Path, tmp_path:
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("passwd")) == ["passwd"]
 
 
+@pytest.mark.parametrize("name, moved", [("notes.db", True), ("notes.sqlite", True), ("notes.SQLite3", True),
+                                         ("notes.txt", False)])  # fmt: skip
+def test_a_text_file_is_moved_aside_only_under_a_database_name(vault: Path, tmp_path: Path, name: str, moved: bool) -> None:
+    """What the README promises: a file SQLite cannot read is taken for a damaged database
+    when it is named .db, .sqlite or .sqlite3; a text file with another name is left alone."""
+    text = "a shopping list, not a database: eggs, flour, milk\n" * 20
+    db = tmp_path / name
+    db.write_text(text)
+    r = invoke("index", "--notes", str(vault), "--db", str(db))
+    aside = sorted(p for p in tmp_path.iterdir() if p.name.startswith(name + ".damaged-"))
+    if moved:
+        assert r.exit_code == 0, r.stderr
+        assert r.stdout.startswith(f"The database could not be read; moved it aside to {aside[0]}")
+        assert len(aside) == 1 and aside[0].read_text() == text
+        assert "63 notes in" in r.stdout
+    else:
+        assert r.exit_code == 1
+        assert r.stderr == f"Error: {db} is not a notesdb database and does not look like one: leaving it alone; choose another --db\n"
+        assert aside == [] and db.read_text() == text
+
+
 def test_the_database_may_not_live_in_the_notes_folder(vault: Path) -> None:
     note = vault / "pets" / "pickle.md"
     before = note.read_bytes()

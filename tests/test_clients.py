@@ -170,6 +170,31 @@ def test_a_named_note_gone_from_disk_is_not_named(indexed: tuple[Path, Path]) ->
     assert "IndexBusy" in row["error"]
 
 
+def test_a_decision_on_an_incomplete_index_says_so(indexed: tuple[Path, Path]) -> None:
+    """While another process holds the index lock, new notes are not indexed yet: the call
+    answers from the index as it is, and its logged reason says how far the index is, so that
+    its silence is not read as a real no-match."""
+    import fcntl
+
+    vault, db = indexed
+    for i in range(2):
+        (vault / f"new-{i}.md").write_text(f"# Gazebo {i}\n\nThe gazebo kit, panel {i}.\n")
+    fd = os.open(str(db) + ".lock", os.O_CREAT | os.O_RDWR, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # "another process is updating the index"
+    try:
+        proc, out = hook(vault, db, dict(EVENTS["claude"], prompt="which screws does the gazebo kit take"))
+    finally:
+        os.close(fd)
+    assert proc.stdout == b"" and out is None
+    row = decision_rows(db)[-1]
+    assert row["spoken"] == 0 and row["route"] == "weak"
+    assert row["error"] == (
+        "sync skipped: IndexBusy: another process is updating the index; index incomplete: 63 of 65 notes indexed"
+    )
+    proc, out = hook(vault, db, dict(EVENTS["claude"], prompt="which screws does the gazebo kit take", session_id="s-2"))
+    assert decision_rows(db)[-1]["error"] == ""  # the lock is free: indexed, a real decision
+
+
 def test_doctor_names_a_missing_notes_folder_and_what_to_do(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     shutil.move(vault, vault.with_name("elsewhere"))

@@ -79,6 +79,40 @@ def test_a_new_database_from_the_hook_is_owner_only(open_umask: object, vault: P
     assert mode(db.parent) == 0o700
 
 
+def test_an_existing_database_readable_by_others_is_made_owner_only(open_umask: object, vault: Path, tmp_path: Path) -> None:
+    db = tmp_path / "e.db"
+    db.touch()
+    db.chmod(0o644)  # ': > e.db; chmod 644 e.db', then the hook logs a prompt into it
+    hook(vault, db, event(SECRET))
+    assert mode(db) == 0o600
+    assert rows(db)[-1]["prompt"] == SECRET
+
+
+def test_loose_wal_and_shm_files_are_made_owner_only(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    conn = sqlite3.connect(db)  # held open, so the -wal and -shm files stay
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE IF NOT EXISTS kept_open(x)")
+    files = [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")]
+    for f in files:
+        f.chmod(0o644)
+    hook(vault, db, event(SECRET))
+    assert [oct(mode(f)) for f in files] == ["0o600"] * 3
+    conn.close()
+
+
+def test_another_users_database_keeps_its_mode(vault: Path, tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root to give the file to another user")
+    db = tmp_path / "theirs.db"
+    open_db(db).close()
+    os.chown(db, 65534, 65534)  # nobody
+    db.chmod(0o644)
+    hook(vault, db, event("the worcester boiler again"))
+    assert mode(db) == 0o644 and db.stat().st_uid == 65534
+    assert rows(db)[-1]["route"] != "error"
+
+
 # --- purging logged prompts ------------------------------------------------------------
 
 
