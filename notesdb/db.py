@@ -7,6 +7,7 @@ path to the standard library.
 
 from __future__ import annotations
 
+import _thread
 import os
 import sqlite3
 import stat as statmod
@@ -140,24 +141,47 @@ _MAGIC: Final = b"SQLite format 3\x00"
 
 
 #: Database files found stamped in this process, by (device, inode): each is read once.
-#: Reading the header again would open and close the file, and closing any descriptor of a file
-#: drops every POSIX lock the process holds on it, SQLite's included ("How To Corrupt An SQLite
-#: Database File", section 2.2.1): a process keeping a connection open (the warm process) would
-#: lose its shared lock, and the next program to close the database would delete the
-#: write-ahead log from under it. ``foreign`` still checks every connection through SQL.
+#: ``foreign`` still checks every connection through SQL.
 _STAMPED: set[tuple[int, int]] = set()
+
+#: Descriptors this process reads database headers through, by (device, inode), never closed.
+#: Closing any descriptor of a file drops every POSIX lock the process holds on it, SQLite's
+#: included ("How To Corrupt An SQLite Database File", section 2.2.1): a process keeping a
+#: connection open (the warm process) would lose its shared lock, and the next program to close
+#: the database would delete the write-ahead log from under it. One descriptor per database
+#: file a process looks at.
+_HEADER_FDS: dict[tuple[int, int], int] = {}
+
+#: One ``open_db`` at a time in a process: a thread creating or migrating a database keeps the
+#: others from checking its half-made header (with an SQLite connection that, closed, would
+#: drop the first thread's locks) until it is stamped. ``_thread``: no import cost on the hook.
+_OPEN_LOCK = _thread.RLock()
+
+
+def _read_header(p: Path, size: int) -> bytes:
+    """The first ``size`` bytes of the file ``p``, read through a descriptor kept open for the
+    life of the process (:data:`_HEADER_FDS`).
+
+    :raises OSError: the file cannot be opened or read
+    """
+    st = os.stat(p)
+    fd = _HEADER_FDS.get((st.st_dev, st.st_ino))
+    if fd is None:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        opened = os.fstat(fd)  # the path may have been replaced between stat and open
+        _HEADER_FDS.setdefault((opened.st_dev, opened.st_ino), fd)
+    return os.pread(fd, size, 0)
 
 
 def _stamped(p: Path) -> bool:
     """True when the file's header carries our application_id (bytes 68-71, big-endian); read
-    from the file once per process (:data:`_STAMPED`)."""
+    once per process and file (:data:`_STAMPED`)."""
     try:
         st = os.stat(p)
         key = (st.st_dev, st.st_ino)
         if key in _STAMPED:
             return True
-        with open(p, "rb") as f:
-            head = f.read(72)
+        head = _read_header(p, 72)
     except OSError:
         return False
     if head[:16] == _MAGIC and int.from_bytes(head[68:72], "big") == APPLICATION_ID:
@@ -185,9 +209,8 @@ def check_ours(path: str | os.PathLike[str]) -> None:
     """
     p = Path(path)
     try:
-        with open(p, "rb") as f:
-            if f.read(16) != _MAGIC:
-                return
+        if _read_header(p, 16) != _MAGIC:
+            return
         conn = sqlite3.connect(sqlite_uri(p, mode="ro", immutable="1"), uri=True, isolation_level=None)
     except (OSError, sqlite3.Error):
         return
@@ -242,7 +265,11 @@ def open_db(
         ours are stamped with ``APPLICATION_ID``, older ones are known by their migrations)
     :raises SchemaTooNew: the file was written by a newer notesdb
     """
-    p = Path(path)
+    with _OPEN_LOCK:
+        return _open(Path(path), create, busy_timeout_ms)
+
+
+def _open(p: Path, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
     try:
         if not p.exists():
             if not create:
@@ -352,7 +379,6 @@ def _looks_like_database(p: Path) -> bool:
             return False
         if st.st_size == 0 or p.suffix.lower() in (".db", ".sqlite", ".sqlite3"):
             return True
-        with open(p, "rb") as f:
-            return f.read(16) == _MAGIC
+        return _read_header(p, 16) == _MAGIC
     except OSError:
         return False

@@ -128,7 +128,7 @@ class FolderWatch:
         self._thread: threading.Thread | None = None
         self._folder: tuple[str, int, int] | None = None  # real path, device, inode
         self._conn: Any = None  # the watch thread's own connection
-        self._db_id: tuple[int, int] | None = None  # (device, inode) of the database it opened
+        self._db_id: tuple[int, int, bool] | None = None  # _file_id of the database it opened
         self._fence_lock = threading.Lock()
         self._fence_file: str | None = None
         self._fenced = 0  # opens of the fence file seen through the watch
@@ -379,13 +379,14 @@ class FolderWatch:
             self._thread.join(timeout=2.0)
 
 
-def _file_id(path: Path) -> tuple[int, int] | None:
-    """(device, inode) of a file, or None when it is not there."""
+def _file_id(path: Path) -> tuple[int, int, bool] | None:
+    """(device, inode, emptied) of a file, or None when it is not there: a database replaced
+    or emptied (size 0, which the hook makes anew) is another database."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_dev, st.st_ino
+    return st.st_dev, st.st_ino, st.st_size == 0
 
 
 def _paths(argv: list[str]) -> tuple[Path | None, Path | None, str | None]:

@@ -160,3 +160,46 @@ def test_opening_the_database_again_keeps_the_process_locks(tmp_path: Path) -> N
     finally:
         fresh.close()
         held.close()
+
+
+def test_checking_the_database_in_another_thread_keeps_the_locks(tmp_path: Path) -> None:
+    """Whatever checks a database's header while this process holds a connection to it (a
+    second thread creating or checking it, ``check_ours``, the test for moving a damaged file
+    aside) reads through a descriptor it never closes, so the connection keeps its locks; and
+    threads opening one new database at once take turns, so none checks a half-made header."""
+    import threading
+
+    from notesdb.db import SCHEMA_VERSION, _looks_like_database, check_ours, open_db
+
+    db = tmp_path / "notes.db"
+    versions: list[int] = []
+    errors: list[BaseException] = []
+
+    def opener() -> None:
+        try:
+            conn = open_db(db)
+            versions.append(conn.execute("PRAGMA user_version").fetchone()[0])
+            conn.close()
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=opener) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and versions == [SCHEMA_VERSION] * 4
+    held = open_db(db)
+    held.execute("INSERT INTO meta (key, value) VALUES ('probe', 'before')")
+    check_ours(db)
+    assert _looks_like_database(db)
+    outside = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT 1 FROM meta').fetchall(); c.close()"
+    subprocess.run([sys.executable, "-c", outside, str(db)], check=True)
+    assert (tmp_path / "notes.db-wal").exists(), "the write-ahead log was deleted under an open connection"
+    held.execute("UPDATE meta SET value = 'after' WHERE key = 'probe'")
+    fresh = sqlite3.connect(db)
+    try:
+        assert fresh.execute("SELECT value FROM meta WHERE key = 'probe'").fetchone() == ("after",)
+    finally:
+        fresh.close()
+        held.close()

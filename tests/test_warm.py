@@ -402,3 +402,21 @@ def test_another_program_reading_the_database_leaves_the_warm_process_answering(
         assert not (db.parent / "hook-errors.jsonl").exists()
     finally:
         assert stop(server) == 0
+
+
+def test_a_database_emptied_under_the_warm_process_is_made_anew(indexed: tuple[Path, Path]) -> None:
+    """A database file emptied while the warm process holds it open is another database to it
+    (the hook makes an empty file anew): the next messages are answered again, warm and cold,
+    instead of every hook finding the file "in use" until the server ends."""
+    vault, db = indexed
+    server = start_server(vault, db)
+    try:
+        first, _ = hook(vault, db, HIT, "--warm", session="s1")
+        assert f"({vault / COVERED_NOTE})" in first
+        db.write_bytes(b"")
+        answers = [hook(vault, db, HIT, "--warm", session=f"s{i}")[0] for i in range(2, 6)]
+        assert answers[-2:] == [first, first], answers
+        cold, _ = hook(vault, db, HIT, session="s-cold")
+        assert cold == first
+    finally:
+        assert stop(server) == 0
