@@ -149,8 +149,11 @@ _STAMPED: set[tuple[int, int]] = set()
 #: included ("How To Corrupt An SQLite Database File", section 2.2.1): a process keeping a
 #: connection open (the warm process) would lose its shared lock, and the next program to close
 #: the database would delete the write-ahead log from under it. One descriptor per database
-#: file a process looks at.
+#: file a process looks at, at most :data:`MAX_HEADER_FDS` (the oldest is closed beyond that:
+#: a process looking at that many databases is a test run or a script, not the hook or the
+#: warm process, which look at one).
 _HEADER_FDS: dict[tuple[int, int], int] = {}
+MAX_HEADER_FDS: Final = 64
 
 #: One ``open_db`` at a time in a process: a thread creating or migrating a database keeps the
 #: others from checking its half-made header (with an SQLite connection that, closed, would
@@ -170,6 +173,8 @@ def _read_header(p: Path, size: int) -> bytes:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         opened = os.fstat(fd)  # the path may have been replaced between stat and open
         _HEADER_FDS.setdefault((opened.st_dev, opened.st_ino), fd)
+        while len(_HEADER_FDS) > MAX_HEADER_FDS:
+            os.close(_HEADER_FDS.pop(next(iter(_HEADER_FDS))))
     return os.pread(fd, size, 0)
 
 
