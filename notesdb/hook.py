@@ -181,6 +181,12 @@ def _folder_advice(problem: str) -> str:
             "with --notes FOLDER ('notesdb doctor' shows the entries)")  # fmt: skip
 
 
+def _indexed_root(conn: "sqlite3.Connection") -> str | None:
+    """The notes folder the database was last synced with (``meta.notes_root``), or None."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'notes_root'").fetchone()
+    return row[0] if row else None
+
+
 def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
     """Judge one hook event; returns exactly what to print (``""`` for silence). Never raises.
 
@@ -248,8 +254,10 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
         elif prompt is not None:
             stats = None
             try:
-                if synced is not None and not fresh:
-                    stats = synced  # the folder is as that sync left it (watched by a resident process)
+                if synced is not None and not fresh and _indexed_root(conn) == str(notes.resolve()):
+                    # the folder is as that sync left it (watched by a resident process), and no
+                    # other command has indexed another folder into the database since
+                    stats = synced
                 else:
                     stats = sync(conn, notes, deadline=deadline, skip=config.skip)
                 if fresh:

@@ -420,3 +420,25 @@ def test_a_database_emptied_under_the_warm_process_is_made_anew(indexed: tuple[P
         assert cold == first
     finally:
         assert stop(server) == 0
+
+
+def test_another_folder_indexed_into_the_database_is_not_answered_from_the_watch(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """One database serves one folder: when another command indexes a different folder into it
+    while the warm process serves it, the next warm answer syncs its own folder first, as the
+    command hook does, instead of answering from the other folder's index."""
+    vault, db = indexed
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "kayak.md").write_text("# Sea kayak\n\nSkeg cable and hatch covers.\n")
+    server = start_server(vault, db)
+    try:
+        first, _ = hook(vault, db, HIT, "--warm", session="s1")
+        assert f"({vault / COVERED_NOTE})" in first
+        subprocess.run([str(NOTESDB_EXE), "index", "--notes", str(other), "--db", str(db)],
+                       capture_output=True, timeout=120, check=True)
+        warm, _ = hook(vault, db, HIT, "--warm", session="s2")
+        assert warm == first
+        rows = decision_rows(db)
+        assert rows[-1]["spoken"] == 1
+    finally:
+        assert stop(server) == 0
