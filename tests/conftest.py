@@ -4,12 +4,13 @@ on the shared labelled sets read ``../shared``."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sqlite3
 import stat
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -88,6 +89,20 @@ def write_and_index(vault: Path, db: Path, notes: dict[str, str]) -> tuple[Path,
     finally:
         conn.close()
     return vault, db
+
+
+@contextlib.contextmanager
+def indexed_connection(tmp_path: Path, notes: dict[str, str]) -> Iterator[sqlite3.Connection]:
+    """An open connection to ``tmp_path/notes.db``, indexed from ``notes`` written into
+    ``tmp_path/notes`` (:func:`write_and_index`); closed on leaving."""
+    from notesdb.db import open_db
+
+    _, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", notes)
+    conn = open_db(db)
+    try:
+        yield conn
+    finally:
+        conn.close()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -137,6 +137,22 @@ def test_concurrent_first_migration(tmp_path: Path) -> None:
     consistent(db, vault)
 
 
+def assert_held_connection_survives_an_outside_close(db: Path, held: sqlite3.Connection) -> None:
+    """Another process opens and closes ``db`` while ``held`` is open: the write-ahead log must
+    stay, and a write through ``held`` must reach a new connection. Closes ``held``."""
+    held.execute("INSERT INTO meta (key, value) VALUES ('probe', 'before')")
+    outside = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT 1 FROM meta').fetchall(); c.close()"
+    subprocess.run([sys.executable, "-c", outside, str(db)], check=True)
+    assert Path(f"{db}-wal").exists(), "the write-ahead log was deleted under an open connection"
+    held.execute("UPDATE meta SET value = 'after' WHERE key = 'probe'")
+    fresh = sqlite3.connect(db)
+    try:
+        assert fresh.execute("SELECT value FROM meta WHERE key = 'probe'").fetchone() == ("after",)
+    finally:
+        fresh.close()
+        held.close()
+
+
 def test_opening_the_database_again_keeps_the_process_locks(tmp_path: Path) -> None:
     """A process that keeps a connection open (the warm process) opens the database again for
     every answer. That must not drop the process's POSIX locks on the file (closing any other
@@ -147,19 +163,9 @@ def test_opening_the_database_again_keeps_the_process_locks(tmp_path: Path) -> N
 
     db = tmp_path / "notes.db"
     held = open_db(db)
-    held.execute("INSERT INTO meta (key, value) VALUES ('probe', 'before')")
     for _ in range(3):  # what each warm answer does
         open_db(db).close()
-    outside = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT 1 FROM meta').fetchall(); c.close()"
-    subprocess.run([sys.executable, "-c", outside, str(db)], check=True)
-    assert (tmp_path / "notes.db-wal").exists(), "the write-ahead log was deleted under an open connection"
-    held.execute("UPDATE meta SET value = 'after' WHERE key = 'probe'")
-    fresh = sqlite3.connect(db)
-    try:
-        assert fresh.execute("SELECT value FROM meta WHERE key = 'probe'").fetchone() == ("after",)
-    finally:
-        fresh.close()
-        held.close()
+    assert_held_connection_survives_an_outside_close(db, held)
 
 
 def test_checking_the_database_in_another_thread_keeps_the_locks(tmp_path: Path) -> None:
@@ -190,16 +196,6 @@ def test_checking_the_database_in_another_thread_keeps_the_locks(tmp_path: Path)
         t.join()
     assert errors == [] and versions == [SCHEMA_VERSION] * 4
     held = open_db(db)
-    held.execute("INSERT INTO meta (key, value) VALUES ('probe', 'before')")
     check_ours(db)
     assert _looks_like_database(db)
-    outside = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT 1 FROM meta').fetchall(); c.close()"
-    subprocess.run([sys.executable, "-c", outside, str(db)], check=True)
-    assert (tmp_path / "notes.db-wal").exists(), "the write-ahead log was deleted under an open connection"
-    held.execute("UPDATE meta SET value = 'after' WHERE key = 'probe'")
-    fresh = sqlite3.connect(db)
-    try:
-        assert fresh.execute("SELECT value FROM meta WHERE key = 'probe'").fetchone() == ("after",)
-    finally:
-        fresh.close()
-        held.close()
+    assert_held_connection_survives_an_outside_close(db, held)

@@ -7,11 +7,11 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
-from conftest import write_and_index
-from notesdb.db import open_db
+from conftest import indexed_connection
 from notesdb.decide import decide
 from notesdb.gate import judge
 from notesdb.rank import Candidate, Hit, Ranking
@@ -36,11 +36,9 @@ NOTES.update(
 
 
 @pytest.fixture()
-def conn(tmp_path: Path) -> sqlite3.Connection:
-    _, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", NOTES)
-    c = open_db(db)
-    yield c
-    c.close()
+def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    with indexed_connection(tmp_path, NOTES) as c:
+        yield c
 
 
 def test_ahead_route_speaks_when_a_large_lead_makes_up_for_evidence(conn: sqlite3.Connection) -> None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
-from conftest import write_and_index
-from notesdb.db import open_db
+from conftest import indexed_connection
 from notesdb.decide import decide
 from notesdb.settings import Settings
 from test_evidence_routes import NOTES as ROUTE_NOTES
@@ -32,11 +32,9 @@ REQUEST = "write a script that switches the pump timer off with a relay when the
 
 
 @pytest.fixture()
-def conn(tmp_path: Path) -> sqlite3.Connection:
-    _, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", NOTES)
-    c = open_db(db)
-    yield c
-    c.close()
+def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    with indexed_connection(tmp_path, NOTES) as c:
+        yield c
 
 
 def test_a_note_holding_little_of_the_message_needs_a_larger_lead(conn: sqlite3.Connection) -> None:
