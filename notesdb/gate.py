@@ -398,33 +398,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             )
         d.reasons.append("no route: " + "; ".join(needs))
         return d
-    sole = sole_words(top, second, s)
-    why = {
-        Route.STRONG: f"strong: evidence {top.evidence:.2f} >= {s.strong_evidence}, coverage "
-        f"{top.coverage:.2f} >= {s.strong_coverage}, leads the second {ahead:.2f}x >= "
-        f"{strong_lead(top, s)}x" + (
-            f" (holds {top.held:.2f} < {s.strong_held} of the message, so it needs that larger lead)"
-            if top.held < s.strong_held and s.strong_held_lead > s.strong_min_lead else ""
-        ),
-        Route.AHEAD: f"ahead: leads the second {ahead:.2f}x >= {s.ahead_min_lead}x, so evidence "
-        f"{top.evidence:.2f} x lead (counted up to {s.ahead_lead_cap}x) = {ahead_weighted(top, ahead, s):.2f} "
-        f">= {s.ahead_evidence}, coverage {top.coverage:.2f} >= {s.ahead_coverage}",
-        Route.SOLE: "sole: the only note of few holding "
-        + ", ".join(f"{h.word} (in {h.doc_freq} note(s), in its {h.place}, unknown to English)" for h in sole)
-        + f"; leads the second {ahead:.2f}x >= {s.sole_min_lead}x and holds {top.held:.2f} >= "
-        f"{s.sole_held} of the message's words",
-        Route.LEAD: f"lead: {ahead:.2f}x >= {s.lead_ratio}x the second, evidence {top.evidence:.2f} "
-        f">= {s.lead_evidence}, coverage {top.coverage:.2f} >= {s.lead_coverage}",
-        Route.RARE: f"rare: about {', '.join(h.word for h in rare)}, coverage {top.coverage:.2f} "
-        f">= {s.rare_coverage}",
-        Route.MARGIN: f"margin: holds {gap:.2f} >= {s.margin_evidence} evidence the second lacks, "
-        f"coverage {top.coverage:.2f} >= {s.margin_coverage}",
-        Route.ABOUT: f"about: the note is about {', '.join(h.word for h in _about_word(top, s))} and leads "
-        f"the second {ahead:.2f}x, so evidence {top.evidence:.2f} x lead (counted up to "
-        f"{s.about_lead_cap}x) = {lead_weighted(top, ahead, s):.2f} >= {s.about_evidence}, and it holds "
-        f"{top.held:.2f} >= {s.about_held} of the message's words",
-    }[route]
-    d.reasons.append("spoke by " + why)
+    d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s))
     for c in named[1:]:
         d.reasons.append(
             f"also {c.path}: {margin(c, named[: named.index(c)]):.2f} evidence the notes before it lack"
@@ -435,6 +409,56 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     d.folder = folder
     d.line = format_line(d.parts, folder=folder)
     return d
+
+
+def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: float, gap: float,
+               rare: list[Hit], s: Settings) -> str:
+    """Why the gate spoke through ``route``, in words (only that route's reason is built)."""
+    if route == Route.STRONG:
+        return (
+            f"strong: evidence {top.evidence:.2f} >= {s.strong_evidence}, coverage "
+            f"{top.coverage:.2f} >= {s.strong_coverage}, leads the second {ahead:.2f}x >= "
+            f"{strong_lead(top, s)}x" + (
+                f" (holds {top.held:.2f} < {s.strong_held} of the message, so it needs that larger lead)"
+                if top.held < s.strong_held and s.strong_held_lead > s.strong_min_lead else ""
+            )
+        )
+    if route == Route.AHEAD:
+        return (
+            f"ahead: leads the second {ahead:.2f}x >= {s.ahead_min_lead}x, so evidence "
+            f"{top.evidence:.2f} x lead (counted up to {s.ahead_lead_cap}x) = {ahead_weighted(top, ahead, s):.2f} "
+            f">= {s.ahead_evidence}, coverage {top.coverage:.2f} >= {s.ahead_coverage}"
+        )
+    if route == Route.SOLE:
+        return (
+            "sole: the only note of few holding "
+            + ", ".join(f"{h.word} (in {h.doc_freq} note(s), in its {h.place}, unknown to English)" for h in sole_words(top, second, s))
+            + f"; leads the second {ahead:.2f}x >= {s.sole_min_lead}x and holds {top.held:.2f} >= "
+            f"{s.sole_held} of the message's words"
+        )
+    if route == Route.LEAD:
+        return (
+            f"lead: {ahead:.2f}x >= {s.lead_ratio}x the second, evidence {top.evidence:.2f} "
+            f">= {s.lead_evidence}, coverage {top.coverage:.2f} >= {s.lead_coverage}"
+        )
+    if route == Route.RARE:
+        return (
+            f"rare: about {', '.join(h.word for h in rare)}, coverage {top.coverage:.2f} "
+            f">= {s.rare_coverage}"
+        )
+    if route == Route.MARGIN:
+        return (
+            f"margin: holds {gap:.2f} >= {s.margin_evidence} evidence the second lacks, "
+            f"coverage {top.coverage:.2f} >= {s.margin_coverage}"
+        )
+    if route == Route.ABOUT:
+        return (
+            f"about: the note is about {', '.join(h.word for h in _about_word(top, s))} and leads "
+            f"the second {ahead:.2f}x, so evidence {top.evidence:.2f} x lead (counted up to "
+            f"{s.about_lead_cap}x) = {lead_weighted(top, ahead, s):.2f} >= {s.about_evidence}, and it holds "
+            f"{top.held:.2f} >= {s.about_held} of the message's words"
+        )
+    raise ValueError(f"not a route that speaks: {route}")
 
 
 def _shown_path(path: str, limit: int = 200) -> str:
