@@ -234,7 +234,8 @@ def sync(
 
     New, changed, renamed and deleted notes are all handled; a file whose size and mtime are
     unchanged is not opened. A file whose bytes are unchanged (same blake2b hash) is not
-    re-parsed. A renamed file keeps its row (and rowid). Files that cannot be read fully are
+    re-parsed, unless it was renamed: a renamed file keeps its row (and rowid) and is read
+    again, since its title may come from its file name and its folder names are heading words. Files that cannot be read fully are
     indexed with what could be read; their problems are in ``SyncStats.problems``.
 
     :param conn: from :func:`open_db`
@@ -567,8 +568,9 @@ def _prepare(run: _Run, rel: str) -> _Prepared | None:
         return None
     digest = _digest(data)
     indexed = run.indexed
-    same = (rel in indexed and indexed[rel][3] == digest) or (rel not in indexed and digest in run.gone_hashes)
-    if same:
+    # a renamed file is parsed again: its title may come from its file name and its folder
+    # names are heading words
+    if rel in indexed and indexed[rel][3] == digest:
         return _Prepared(rel, run.on_disk[rel], digest, None)
     note = _parse(run, rel, data)
     return _Prepared(rel, run.on_disk[rel], digest, note, row_words(note_row(note)))
@@ -614,15 +616,11 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
             (st.st_size, st.st_mtime_ns, indexed[rel][0]),
         )
         return
+    renamed_from = None
     if rel not in indexed and digest in batch.gone_by_hash:
-        old = batch.gone_by_hash.pop(digest)
-        batch.gone.remove(old)
-        conn.execute(
-            "UPDATE notes SET path = ?, size = ?, mtime_ns = ?, indexed_at = ? WHERE path = ?",
-            (rel, st.st_size, st.st_mtime_ns, run.now, old),
-        )
-        stats.renamed.append((old, rel))
-        return
+        # the same bytes under a new path: the row (and rowid) is kept, its text read again
+        renamed_from = batch.gone_by_hash.pop(digest)
+        batch.gone.remove(renamed_from)
     if note is None:  # the rows changed since the file was read: parse it after all
         data = _read_note(run, rel)
         if data is None:
@@ -638,8 +636,8 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
         json.dumps(note.problems, ensure_ascii=False),
         *row[6:],  # extra words per column, searchable
     )  # fmt: skip
-    if rel in indexed:
-        rowid = indexed[rel][0]
+    if rel in indexed or renamed_from is not None:
+        rowid = indexed[renamed_from if renamed_from is not None else rel][0]
         add_counts(batch.delta, row_words(_stored_row(conn, rowid)), -1)
         conn.execute(
             """UPDATE notes SET path=?, title=?, desc=?, headings=?, body=?, type=?,
@@ -648,7 +646,10 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
                WHERE id = ?""",
             (*values, rowid),
         )
-        stats.modified.append(rel)
+        if renamed_from is not None:
+            stats.renamed.append((renamed_from, rel))
+        else:
+            stats.modified.append(rel)
     else:
         conn.execute(
             """INSERT INTO notes(path, title, desc, headings, body, type, aliases, tags,

@@ -169,6 +169,37 @@ def test_rename_keeps_the_row(synced: tuple[Path, sqlite3.Connection]) -> None:
     assert "home/boiler-worcester.md" not in paths(conn)
 
 
+def test_a_renamed_note_takes_its_title_and_folder_words_from_its_new_path(
+    synced: tuple[Path, sqlite3.Connection],
+) -> None:
+    """A note titled only by its file name, renamed and moved: the title and the folder words
+    come from the new path, as they would on a fresh index, and the rowid stays."""
+    vault, conn = synced
+    write(vault / "home" / "bins.md", "Blue bin week: paper and card.\n")
+    sync(conn, vault)
+    rowid = conn.execute("SELECT id FROM notes WHERE path = 'home/bins.md'").fetchone()[0]
+    bins = vocab_row(conn, "bins")[0]
+    (vault / "kitchen").mkdir()
+    os.rename(vault / "home" / "bins.md", vault / "kitchen" / "bin-collection.md")
+    stats = sync(conn, vault)
+    assert (stats.renamed, stats.added, stats.removed, stats.modified) == (
+        [("home/bins.md", "kitchen/bin-collection.md")], [], [], []
+    )
+    row = conn.execute("SELECT id, title FROM notes WHERE path = 'kitchen/bin-collection.md'").fetchone()
+    assert row == (rowid, "bin collection")
+    assert search(conn, "collection") == ["kitchen/bin-collection.md"]
+    assert "kitchen/bin-collection.md" in search(conn, "kitchen")
+    assert vocab_row(conn, "bins") == (bins - 1,)  # the old file name's word is counted out
+    assert vocab_row(conn, "collection") is not None
+    fresh = open_db(vault.parent / "fresh.db")
+    sync(fresh, vault)
+    assert fresh.execute(
+        "SELECT title, headings_extra FROM notes WHERE path = 'kitchen/bin-collection.md'"
+    ).fetchone() == conn.execute(
+        "SELECT title, headings_extra FROM notes WHERE path = 'kitchen/bin-collection.md'"
+    ).fetchone()
+
+
 def test_delete_is_reflected(synced: tuple[Path, sqlite3.Connection]) -> None:
     vault, conn = synced
     n = note_count(conn)
