@@ -9,6 +9,9 @@ less one case.
   29 hits of 35 covered, 21 silent of 22 uncovered; held at >= 0.93, >= 28 hits, >= 20 silent
 - folders check half (``tests/data/folders``): measured precision 1.000, 22 hits of 25
   covered, 25 silent of 25 uncovered; held at >= 0.95, >= 21 hits, >= 24 silent
+- devnotes check half (``tests/data/devnotes``, never tuned on): measured precision 0.850
+  (34 right of 40 named), 34 hits of 39 covered, 24 silent of 29 uncovered; held at >= 0.82,
+  >= 33 hits, >= 23 silent
 """
 
 from __future__ import annotations
@@ -73,7 +76,11 @@ DATA = Path(__file__).resolve().parent / "data"
 
 @pytest.mark.parametrize(
     "name,cases,covered,uncovered,precision,hits,silent",
-    [("household2", 57, 35, 22, 0.93, 28, 20), ("folders", 50, 25, 25, 0.95, 21, 24)],
+    [
+        ("household2", 57, 35, 22, 0.93, 28, 20),
+        ("folders", 50, 25, 25, 0.95, 21, 24),
+        ("devnotes", 68, 39, 29, 0.82, 33, 23),
+    ],
 )
 def test_invented_sets_meet_the_bar(
     tmp_path: Path, name: str, cases: int, covered: int, uncovered: int, precision: float, hits: int, silent: int
