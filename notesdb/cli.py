@@ -210,7 +210,7 @@ def index(
     config: ConfigOpt = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes, in the same file (the decisions log is kept).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every note with a problem (else one line per kind of problem).")] = False,
-    meaning: Annotated[bool, typer.Option("--meaning", help="Also embed new and changed notes for matching by meaning (needs notesdb[meaning]).")] = False,
+    meaning: Annotated[bool, typer.Option("--meaning", help="Also embed new and changed notes for matching by meaning (needs the meaning extra).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
@@ -220,7 +220,7 @@ def index(
         from notesdb.meaning import available
 
         if not available():
-            fail("--meaning needs the meaning extra: pip install 'notesdb[meaning]'")
+            fail("--meaning needs the meaning extra: install it from a checkout of notesdb with pip install -e '.[meaning]'")
     embedded = None
 
     try:
@@ -1007,11 +1007,11 @@ def mcp_cmd(
     no_log: Annotated[bool, typer.Option("--no-log", help="Do not store prompt text in the log.")] = False,
     no_warm: Annotated[bool, typer.Option("--no-warm", help="Do not answer 'notesdb hook --warm' on the database's socket.")] = False,
 ) -> None:
-    """Run the MCP server on stdio (search, read_note, why, hook); needs 'notesdb[mcp]'."""
+    """Run the MCP server on stdio (search, read_note, why, hook); needs the mcp extra."""
     try:
         import mcp.server  # noqa: F401
     except ImportError:
-        fail("the MCP server needs the mcp package: pip install -e '.[mcp]' in a checkout, or pip install 'notesdb[mcp]'")
+        fail("the MCP server needs the mcp package: install the mcp extra, from a checkout of notesdb with pip install -e '.[mcp]'")
     from notesdb.server import Place, main
 
     place = Place(
