@@ -527,12 +527,24 @@ def hook_install(
     except NotesdbError as e:
         fail(str(e))
         return
+    notes_word = f"{count} note{'s' if count != 1 else ''}"
     if done.changed:
         typer.echo(f"wrote to {done.path}:")
         typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=False))
-        typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {db_path}")
+        for old in done.replaced:
+            typer.echo(f"replaced the entry for {old}")
+        s = o.stats
+        if s is None or not s.changed:
+            typer.echo(f"index up to date ({notes_word} in {db_path})")
+        elif len(s.added) == count and not (s.modified or s.renamed or s.removed):  # a first index
+            typer.echo(f"indexed {notes_word} into {db_path}")
+        else:
+            typer.echo(
+                f"index updated ({len(s.added)} added, {len(s.modified)} changed, {len(s.renamed)} renamed, "
+                f"{len(s.removed)} removed; {notes_word} in {db_path})"
+            )
     else:
-        typer.echo(f"already installed in {done.path}, unchanged ({count} note{'s' if count != 1 else ''} in {db_path})")
+        typer.echo(f"already installed in {done.path}, unchanged ({notes_word} in {db_path})")
     for line in done.advice:
         typer.echo(line)
     from notesdb.clients import handler_argv
