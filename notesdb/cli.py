@@ -341,6 +341,8 @@ def search(
     from notesdb.rank import rank, search_sql
     from notesdb.db import note_count
 
+    if not query.strip():
+        fail("nothing to search for: QUERY is empty (give one or more words)")
     o = _open(notes, db, config)
     n = note_count(o.conn)
     q = build_query(o.conn, query, n, o.config.gate)

@@ -135,6 +135,13 @@ def test_search_limit_and_nothing_found(indexed: tuple[Path, Path]) -> None:
     assert (r.exit_code, r.stdout) == (0, "no notes match\n")
 
 
+@pytest.mark.parametrize("query", ["", "   ", "\t\n"])
+def test_search_for_nothing_is_an_error(indexed: tuple[Path, Path], query: str) -> None:
+    r = subprocess.run([str(NOTESDB_EXE), "search", query, *where(indexed)], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == "Error: nothing to search for: QUERY is empty (give one or more words)\n"
+
+
 def test_search_sql_prints_what_it_runs(indexed: tuple[Path, Path]) -> None:
     r = invoke("search", "worcster boiler", "--sql", *where(indexed))
     assert r.exit_code == 0
