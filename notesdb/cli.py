@@ -210,7 +210,7 @@ def index(
     config: ConfigOpt = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes, in the same file (the decisions log is kept).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every note with a problem (else one line per kind of problem).")] = False,
-    meaning: Annotated[bool, typer.Option("--meaning", help="Also embed new and changed notes for matching by meaning (needs notesdb[meaning]).")] = False,
+    meaning: Annotated[bool, typer.Option("--meaning", help="Also embed new and changed notes for matching by meaning (needs the meaning extra).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Bring the database in line with the notes folder (new, changed, renamed, deleted notes)."""
@@ -220,7 +220,7 @@ def index(
         from notesdb.meaning import available
 
         if not available():
-            fail("--meaning needs the meaning extra: pip install 'notesdb[meaning]'")
+            fail("--meaning needs the meaning extra: install it from a checkout of notesdb with pip install -e '.[meaning]'")
     embedded = None
 
     try:
@@ -341,6 +341,8 @@ def search(
     from notesdb.rank import rank, search_sql
     from notesdb.db import note_count
 
+    if not query.strip():
+        fail("nothing to search for: QUERY is empty (give one or more words)")
     o = _open(notes, db, config)
     n = note_count(o.conn)
     q = build_query(o.conn, query, n, o.config.gate)
@@ -527,12 +529,24 @@ def hook_install(
     except NotesdbError as e:
         fail(str(e))
         return
+    notes_word = f"{count} note{'s' if count != 1 else ''}"
     if done.changed:
         typer.echo(f"wrote to {done.path}:")
         typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=False))
-        typer.echo(f"indexed {count} note{'s' if count != 1 else ''} into {db_path}")
+        for old in done.replaced:
+            typer.echo(f"replaced the entry for {old}")
+        s = o.stats
+        if s is None or not s.changed:
+            typer.echo(f"index up to date ({notes_word} in {db_path})")
+        elif len(s.added) == count and not (s.modified or s.renamed or s.removed):  # a first index
+            typer.echo(f"indexed {notes_word} into {db_path}")
+        else:
+            typer.echo(
+                f"index updated ({len(s.added)} added, {len(s.modified)} changed, {len(s.renamed)} renamed, "
+                f"{len(s.removed)} removed; {notes_word} in {db_path})"
+            )
     else:
-        typer.echo(f"already installed in {done.path}, unchanged ({count} note{'s' if count != 1 else ''} in {db_path})")
+        typer.echo(f"already installed in {done.path}, unchanged ({notes_word} in {db_path})")
     for line in done.advice:
         typer.echo(line)
     from notesdb.clients import handler_argv
@@ -1007,11 +1021,11 @@ def mcp_cmd(
     no_log: Annotated[bool, typer.Option("--no-log", help="Do not store prompt text in the log.")] = False,
     no_warm: Annotated[bool, typer.Option("--no-warm", help="Do not answer 'notesdb hook --warm' on the database's socket.")] = False,
 ) -> None:
-    """Run the MCP server on stdio (search, read_note, why, hook); needs 'notesdb[mcp]'."""
+    """Run the MCP server on stdio (search, read_note, why, hook); needs the mcp extra."""
     try:
         import mcp.server  # noqa: F401
     except ImportError:
-        fail("the MCP server needs the mcp package: pip install -e '.[mcp]' in a checkout, or pip install 'notesdb[mcp]'")
+        fail("the MCP server needs the mcp package: install the mcp extra, from a checkout of notesdb with pip install -e '.[mcp]'")
     from notesdb.server import Place, main
 
     place = Place(

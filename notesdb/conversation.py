@@ -25,7 +25,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["SESSION_HOURS", "earlier", "hold_back"]
+__all__ = ["SESSION_HOURS", "earlier", "named_in", "hold_back"]
 
 #: Decisions older than this are not read back: a Claude Code session is one sitting, and the
 #: bound lets the query use the ``decisions_time`` index however long the log grows.
@@ -48,15 +48,23 @@ def earlier(conn: sqlite3.Connection, session_id: str, hours: float = SESSION_HO
         (since, session_id),
     )
     for notes_json, scores_json in rows:
-        try:
-            notes = json.loads(notes_json or "[]")
-            scores = {s["path"]: float(s["evidence"]) for s in json.loads(scores_json or "[]")}
-        except (ValueError, TypeError, KeyError):
-            continue
-        for path in notes:
-            if isinstance(path, str):
-                named[path] = max(named.get(path, 0.0), scores.get(path, 0.0))
+        for path, evidence in named_in(notes_json, scores_json).items():
+            named[path] = max(named.get(path, 0.0), evidence)
     return named
+
+
+def named_in(notes_json: str | None, scores_json: str | None) -> dict[str, float]:
+    """The notes one logged decision named (its ``notes`` and ``top_scores`` columns, JSON),
+    with the evidence each was named with (0.0 when it was not logged).
+
+    :returns: ``{note path: evidence}``; empty when the columns cannot be read
+    """
+    try:
+        notes = json.loads(notes_json or "[]")
+        scores = {s["path"]: float(s["evidence"]) for s in json.loads(scores_json or "[]")}
+    except (ValueError, TypeError, KeyError):
+        return {}
+    return {path: scores.get(path, 0.0) for path in notes if isinstance(path, str)}
 
 
 def hold_back(decision: Decision, before: dict[str, float], settings: Settings) -> Decision:

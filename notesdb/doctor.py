@@ -381,8 +381,16 @@ SHOWN_HOOK_ERRORS = 3
 
 
 def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None) -> None:
-    """What the hook could not log in the database: the newest entries' text. While the newest
-    is later than the newest logged decision, the hook is failing on every call: a problem."""
+    """What the hook could not log in this database: the newest entries' text. While the
+    newest is later than the newest logged decision, the hook is failing on every call: a
+    problem.
+
+    Several databases share the folder of ``hook-errors.jsonl`` (the default location keeps
+    every database there), so only the entries whose ``db`` is this database count, with those
+    whose database could not be known (``db`` null, or a line written before entries named
+    their database, or not JSON): those are shown as such. Entries of other databases are
+    left to their own doctor.
+    """
     import json
 
     path = db_path.with_name("hook-errors.jsonl")
@@ -390,18 +398,29 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None)
         lines = [x for x in path.read_text(encoding="utf-8", errors="replace").split("\n") if x.strip()]
     except OSError:
         return
-    if not lines:
-        return
-    entries = []
-    for line in lines[-SHOWN_HOOK_ERRORS:][::-1]:
+    try:
+        own_db = str(db_path.expanduser().resolve())
+    except (OSError, RuntimeError):
+        own_db = str(db_path)
+    entries = []  # (time, error, whose database: True this one, False unknown), oldest first
+    for line in lines:
         try:
             entry = json.loads(line)
-            entries.append((str(entry.get("time", "")), str(entry.get("error", ""))))
+            db = entry.get("db")
+            if db and db != own_db:
+                continue
+            entries.append((str(entry.get("time", "")), str(entry.get("error", "")), bool(db)))
         except (ValueError, AttributeError):
-            entries.append(("", line[:200]))
-    shown = "; ".join(f"{t[:19]} {e}".strip() for t, e in entries)
-    detail = f"{path.name}: {len(lines)} entr{'y' if len(lines) == 1 else 'ies'}, newest first: {shown}"
-    failing = bool(entries[0][0]) and (last_decision is None or entries[0][0] > last_decision)
+            entries.append(("", line[:200], False))
+    if not entries:
+        return
+    own = sum(1 for e in entries if e[2])
+    counts = [f"{n} entr{'y' if n == 1 else 'ies'} {whose}"
+              for n, whose in ((own, "for this database"), (len(entries) - own, "whose database is unknown")) if n]  # fmt: skip
+    newest = entries[-SHOWN_HOOK_ERRORS:][::-1]
+    shown = "; ".join(f"{t[:19]} {'' if mine else '(database unknown) '}{e}".strip() for t, e, mine in newest)
+    detail = f"{path.name}: {', '.join(counts)}, newest first: {shown}"
+    failing = bool(newest[0][0]) and (last_decision is None or newest[0][0] > last_decision)
     report.add("hook errors", PROBLEM if failing else WARNING,
                detail + (" (no decision logged since: the hook is failing)" if failing else ""))  # fmt: skip
 

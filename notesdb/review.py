@@ -64,34 +64,84 @@ class Replayed:
         }
 
 
+def _session_start(when: str) -> str:
+    """The earliest time, in the log's format, of a decision the hook reads back for a message
+    logged at ``when``: ``conversation.SESSION_HOURS`` before it (``""``: any time, when
+    ``when`` cannot be read)."""
+    from datetime import datetime, timedelta, timezone
+
+    from notesdb.conversation import SESSION_HOURS
+
+    try:
+        t = datetime.fromisoformat(when.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=timezone.utc)
+    since = t.astimezone(timezone.utc) - timedelta(hours=SESSION_HOURS)
+    return since.strftime("%Y-%m-%dT%H:%M:%S.000+00:00")
+
+
 def replay(conn: sqlite3.Connection, settings: Settings, limit: int | None = None) -> list[Replayed]:
     """Re-decide the logged messages (decisions whose prompt was stored) with today's index.
 
-    Each prompt goes through :func:`notesdb.decide.decide`, the hook's judgement. A prompt the
-    hook stored shortened is replayed as stored.
+    Each prompt goes through :func:`notesdb.decide.decide`, the hook's judgement, in the same
+    conversation as the hook judged it: the notes named earlier in its ``session_id`` (within
+    ``conversation.SESSION_HOURS`` before it) are held back as the hook holds them back
+    (:func:`notesdb.conversation.hold_back`, route ``said-before``). The messages are replayed
+    oldest first, and each one's notes count as named by what it says when replayed; an earlier
+    message of the conversation that is not replayed (its prompt was not stored, or it lies
+    before the ``limit`` newest) counts with the notes it was logged with. So unchanged notes and
+    settings give no change. A prompt the hook stored shortened is replayed as stored.
 
     :param conn: an open notesdb database, synced with the notes if fresh answers are wanted
     :param settings: the gate settings to judge with
     :param limit: replay only the newest ``limit`` decisions; None for all
     :returns: one :class:`Replayed` per decision, newest first
     """
+    from notesdb.conversation import hold_back, named_in
     from notesdb.decide import decide
 
     sql = (
-        "SELECT id, time, prompt, spoken, notes, route FROM decisions "
+        "SELECT id, time, prompt, spoken, notes, route, session_id FROM decisions "
         "WHERE prompt IS NOT NULL ORDER BY id DESC"
     )
     params: tuple[Any, ...] = ()
     if limit is not None:
         sql += " LIMIT ?"
         params = (limit,)
+    rows = conn.execute(sql, params).fetchall()[::-1]  # oldest first
+    replayed = {r[0] for r in rows}
+    sessions = {r[6] for r in rows if r[6]}
+    # (time, notes named with their evidence) of each earlier decision of those conversations
+    # that is not replayed: what the assistant was shown then
+    said: dict[str, list[tuple[int, str, dict[str, float]]]] = {}
+    if sessions and rows:
+        for did, when, sid, notes_json, scores_json in conn.execute(
+            "SELECT id, time, session_id, notes, top_scores FROM decisions "
+            "WHERE spoken = 1 AND session_id != '' AND id < ? ORDER BY id",
+            (rows[-1][0],),
+        ):
+            if sid in sessions and did not in replayed:
+                said.setdefault(sid, []).append((did, when, named_in(notes_json, scores_json)))
     out = []
-    for did, when, prompt, spoken, notes, route in conn.execute(sql, params).fetchall():
+    for did, when, prompt, spoken, notes, route, sid in rows:
         d = decide(conn, prompt, settings)
+        if sid and d.spoken:
+            since = _session_start(when)
+            before_now: dict[str, float] = {}
+            for other, at, named in said.get(sid, []):
+                if other < did and at >= since:
+                    for path, evidence in named.items():
+                        before_now[path] = max(before_now.get(path, 0.0), evidence)
+            hold_back(d, before_now, settings)
+        if sid and d.spoken:
+            scores = {x["path"]: float(x["evidence"]) for x in d.top_scores}
+            said.setdefault(sid, []).append((did, when, {p: scores.get(p, 0.0) for p in d.notes}))
         before = {"spoken": bool(spoken), "notes": json.loads(notes or "[]") if spoken else [], "route": route}
         after = {"spoken": d.spoken, "notes": list(d.notes) if d.spoken else [], "route": d.route}
         out.append(Replayed(int(did), when, prompt, before, after))
-    return out
+    return out[::-1]
 
 
 def replay_summary(rows: list[Replayed]) -> dict[str, int]:

@@ -19,7 +19,7 @@ index, English word list) in the background. For those answers it watches the no
 (:mod:`notesdb.watch`) and syncs after each change, so that a message is judged without a
 walk of the folder.
 
-Needs the ``mcp`` extra (``pip install 'notesdb[mcp]'``); nothing on the command hook's path
+Needs the ``mcp`` extra (``pip install -e '.[mcp]'`` in a checkout of notesdb); nothing on the command hook's path
 imports this module.
 """
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -134,6 +135,13 @@ def test_search_limit_and_nothing_found(indexed: tuple[Path, Path]) -> None:
     assert (r.exit_code, r.stdout) == (0, "no notes match\n")
 
 
+@pytest.mark.parametrize("query", ["", "   ", "\t\n"])
+def test_search_for_nothing_is_an_error(indexed: tuple[Path, Path], query: str) -> None:
+    r = subprocess.run([str(NOTESDB_EXE), "search", query, *where(indexed)], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == "Error: nothing to search for: QUERY is empty (give one or more words)\n"
+
+
 def test_search_sql_prints_what_it_runs(indexed: tuple[Path, Path]) -> None:
     r = invoke("search", "worcster boiler", "--sql", *where(indexed))
     assert r.exit_code == 0
@@ -211,6 +219,20 @@ def test_index_json(indexed: tuple[Path, Path]) -> None:
     assert out["db"] == str(db)
     assert (out["notes"], out["removed"], out["added"]) == (62, [COVERED_NOTE], [])
     assert out["moved_aside"] is None
+
+
+def test_index_meaning_without_the_extra_says_how_to_install_it_from_a_checkout(vault: Path, db_path: Path, tmp_path: Path) -> None:
+    # a sitecustomize that makes onnxruntime absent, as on an install without the extra
+    (tmp_path / "hide").mkdir()
+    (tmp_path / "hide" / "sitecustomize.py").write_text("import sys\nsys.modules['onnxruntime'] = None\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "hide")}
+    proc = subprocess.run([str(NOTESDB_EXE), "index", "--meaning", "--notes", str(vault), "--db", str(db_path)],
+                          env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        "Error: --meaning needs the meaning extra: install it from a checkout of notesdb with pip install -e '.[meaning]'\n"
+    )
+    assert not db_path.exists()
 
 
 def test_index_moves_a_damaged_database_aside(vault: Path, db_path: Path) -> None:

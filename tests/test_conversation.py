@@ -82,3 +82,27 @@ def test_tune_with_no_labels_chooses_for_silence_on_the_generic_messages(folder:
     none = subprocess.run([str(NOTESDB_EXE), "tune", "--notes", str(vault), "--db", str(db)],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert none.returncode == 1 and none.stderr.startswith("Error: give a cases file")
+
+
+def test_replay_judges_each_message_in_its_conversation(folder: tuple[Path, Path]) -> None:
+    """Unchanged notes and settings replay to the same answers, a note held back as said before
+    included: each message is judged with the notes named earlier in its session."""
+    for prompt, session in [
+        ("when did we treat the beehives for varroa", "s-1"),
+        ("how many frames of brood at the last hive inspection", "s-1"),
+        ("any queen cells in the beehives at the inspection", "s-1"),
+        ("any queen cells in the beehives at the inspection", "s-2"),  # another conversation: named
+        ("is mabel laying again, and did brigid and dot go off their layers pellets", "s-1"),
+    ]:
+        say(folder, prompt, session)
+    routes = [r["route"] for r in decision_rows(folder[1])]
+    assert routes[1:3] == ["said-before", "said-before"] and routes[3] != "said-before"
+    vault, db = folder
+    for extra in ([], ["--limit", "3"]):  # the newest 3: earlier messages count as logged
+        proc = subprocess.run([str(NOTESDB_EXE), "replay", "--notes", str(vault), "--db", str(db), "--json", *extra],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert (out["replayed"], out["changed"]) == (5 if not extra else 3, 0)
+        assert all(d["after"] == d["before"] for d in out["decisions"]), out["decisions"]
+        assert [d["after"]["route"] for d in out["decisions"]][::-1] == routes[-out["replayed"]:]

@@ -668,7 +668,47 @@ def test_doctor_shows_a_bad_config_and_the_hook_errors_while_they_last(mistakes:
     out = proc.stdout.decode()
     assert proc.returncode == 0 and out.split("\n")[-2] == "healthy", out
     assert f"ok       config: {config}" in out
-    assert "warning  hook errors: hook-errors.jsonl: 1 entry, newest first: " in out  # history, shown
+    assert "warning  hook errors: hook-errors.jsonl: 1 entry for this database, newest first: " in out  # history, shown
+
+
+def test_doctor_counts_only_the_hook_errors_of_its_own_database(tmp_path: Path) -> None:
+    from conftest import copy_vault
+
+    data = Path(os.environ["XDG_DATA_HOME"]) / "notesdb"  # where the default databases live
+    folder_a, folder_b = copy_vault(tmp_path / "a"), copy_vault(tmp_path / "b")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[gate\n")
+    for folder in (folder_a, folder_b):  # one database per folder, side by side in `data`
+        assert run("index", "--notes", folder).returncode == 0
+    db_b = next(data.glob("b-*.db"))
+    # folder B's hook fails on its config; folder A's keeps logging decisions
+    proc = run("hook", "--notes", folder_b, stdin=event(COVERED_MESSAGE), env={**os.environ, "NOTESDB_CONFIG": str(bad)})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    entry = json.loads((data / "hook-errors.jsonl").read_text())
+    assert (entry["db"], entry["notes"]) == (str(db_b), str(folder_b))
+    assert entry["error"].startswith(f"ConfigError: config file {bad} is not valid TOML")
+    proc = run("doctor", "--notes", folder_a)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and "hook errors" not in out and out.split("\n")[-2] == "healthy", out
+    proc = run("doctor", "--notes", folder_b)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, out
+    assert "problem  hook errors: hook-errors.jsonl: 1 entry for this database, newest first: " in out
+    # a call whose database cannot be known (the --db named lies inside the notes folder), and
+    # a line written before entries named their database: shown to every database, as such
+    proc = run("hook", "--notes", folder_b, "--db", folder_b / "x.db", stdin=event(COVERED_MESSAGE))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    with open(data / "hook-errors.jsonl", "a") as f:
+        f.write(json.dumps({"time": "2020-01-01T00:00:00Z", "error": "OperationalError: disk I/O error"}) + "\n")
+    lines = [json.loads(x) for x in (data / "hook-errors.jsonl").read_text().split("\n") if x]
+    assert [(x.get("db"), x.get("notes")) for x in lines] == [(str(db_b), str(folder_b)), (None, str(folder_b)), (None, None)]
+    out = run("doctor", "--notes", folder_a).stdout.decode()
+    hook_errors = next(line for line in out.split("\n") if "hook errors: " in line)
+    assert hook_errors.startswith("problem  hook errors: hook-errors.jsonl: 2 entries whose database is unknown, newest first: ")
+    assert "2020-01-01T00:00:00 (database unknown) OperationalError: disk I/O error" in hook_errors
+    assert "(database unknown) NotesdbError: the database" in hook_errors and "ConfigError" not in hook_errors
+    out = run("doctor", "--notes", folder_b).stdout.decode()
+    assert "hook-errors.jsonl: 1 entry for this database, 2 entries whose database is unknown, newest first: " in out
 
 
 if __name__ == "__main__":  # pragma: no cover

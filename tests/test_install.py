@@ -319,6 +319,37 @@ def test_a_file_install_created_is_removed_by_uninstall(notes: Path, isolated_ho
     assert not path.exists()  # it held nothing but the hook: the same as no file for Claude Code
 
 
+def test_install_for_another_folder_says_which_entry_it_replaced(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.md").write_text("# A\n")
+    (other / "b.md").write_text("# B\n")
+    assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
+    r = notesdb("hook", "install", "--notes", str(other))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    [entry] = ours(json.loads(user_settings(isolated_home).read_text()))
+    db = argv(entry)[argv(entry).index("--db") + 1]
+    assert lines[-2:] == [f"replaced the entry for {notes.resolve()}", f"indexed 2 notes into {db}"]
+    check_entry(entry, other)
+
+
+def test_install_says_when_the_index_was_already_up_to_date(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    db = tmp_path / "notes.db"
+    assert notesdb("index", "--notes", str(notes), "--db", str(db)).returncode == 0
+    r = notesdb("hook", "install", "--notes", str(notes), "--db", str(db))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.endswith(f"\nindex up to date (1 note in {db})\n")
+    assert "replaced" not in r.stdout  # no entry was there before
+    # a note added since: the index is brought up to date, and says how
+    (notes / "new.md").write_text("# New\n")
+    r = notesdb("hook", "install", "--notes", str(notes), "--db", str(db), "--timeout", "5")
+    assert r.stdout.splitlines()[-2:] == [
+        f"replaced the entry for {notes.resolve()}",
+        f"index updated (1 added, 0 changed, 0 renamed, 0 removed; 2 notes in {db})",
+    ]
+
+
 def test_second_identical_install_is_unchanged(notes: Path, isolated_home: Path) -> None:
     assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
     path = user_settings(isolated_home)
