@@ -96,6 +96,8 @@ AXES: dict[str, tuple[float, ...]] = {
     "sole_held": (0.6, 0.7, 0.75, 0.8, 0.85, 0.9),
     "sole_doc_freq": (0, 1, 2, 3),
     "sole_max_zipf": (2.0, 3.0, 3.5, 4.0),
+    "title_share": (0.25, 0.34, 0.5, 0.67),
+    "title_held": (0.0, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7),
     "extra_share": (0.6, 0.7, 0.85, 1.0),
     "extra_evidence": (1.5, 2.5, 3.5, 5.0, 99.0),
     # scoring: each value re-ranks every case

@@ -2,7 +2,9 @@
 
 An eager tool is worse than none, so the gate speaks only when the top note clearly leads: not
 tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and near ties) and at
-least ``min_lead`` times its evidence, unless it is the only candidate. Then it speaks through
+least ``min_lead`` times its evidence, unless it is the only candidate; and the message must
+name the top note's subject or be mostly its words (:func:`off_title`: a general question that
+shares two or three words with a how-to note is neither). Then it speaks through
 the first of seven routes whose thresholds are met (:func:`verdict`):
 
 1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
@@ -35,10 +37,13 @@ the ``[gate]`` table of the config file.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 
+from notesdb.query import STOPWORDS
 from notesdb.settings import TIE_TOLERANCE, Settings
+from notesdb.text import words as text_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
@@ -46,7 +51,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "off_title", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -64,6 +69,7 @@ class Route:
     NO_TERMS: Final = "no-terms"  # nothing searchable in the message
     NO_MATCH: Final = "no-match"  # no note holds a word of the message
     TIE: Final = "tie"  # no note leads the others
+    OFF_TITLE: Final = "off-title"  # the message neither names the top note's subject nor is mostly its words
     WEAK: Final = "weak"  # no route's thresholds are met
     SLASH_COMMAND: Final = "slash-command"  # a slash command, never judged
     NEW_INDEX: Final = "new-index"  # the hook's index was just created and is not complete yet
@@ -215,6 +221,60 @@ def tied(top: Candidate, second: Candidate | None) -> bool:
     return second is not None and second.evidence >= top.evidence * (1.0 - TIE_TOLERANCE)
 
 
+def _subject_words(text: str) -> list[str]:
+    """Words of a name that say what it names: folded like the index (``notesdb.text.words``),
+    not stopwords, not bare numbers (a version or a year, "Postgres upgrade (15 -> 16)", says
+    little about the subject), at least two characters, each once."""
+    return list(dict.fromkeys(w for w in text_words(text) if len(w) > 1 and not w.isdigit() and w not in STOPWORDS))
+
+
+def title_words(cand: Candidate) -> list[list[str]]:
+    """The names of a note's subject, as word lists: its title, its file name and each of its
+    aliases (the words the title column of the index holds), empty ones left out.
+
+    :returns: e.g. ``[["token", "usage", "monitor"], ["tokmeter"]]`` for "Token usage monitor"
+        in ``projects/tokmeter.md``
+    """
+    stem = cand.path.rsplit("/", 1)[-1]
+    stem = stem.rsplit(".", 1)[0] if "." in stem else stem
+    names = [cand.title, stem]
+    if cand.aliases.startswith("["):
+        try:
+            names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
+        except ValueError:
+            pass
+    out: list[list[str]] = []
+    for name in names:
+        ws = _subject_words(name)
+        if ws and ws not in out:
+            out.append(ws)
+    return out
+
+
+def title_share(cand: Candidate) -> float | None:
+    """How much of a name of the note's subject the message holds: the largest share, over the
+    note's title, file name and aliases (:func:`title_words`), of their words found in the title
+    column as typed or as another form, a correction or an expansion of a message word.
+
+    :returns: a share in [0, 1], or None when the note has no such names
+    """
+    names = title_words(cand)
+    if not names:
+        return None
+    found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
+    return max(sum(1 for w in ws if w in found) / len(ws) for ws in names)
+
+
+def off_title(top: Candidate, settings: Settings) -> bool:
+    """True when the message holds less than ``settings.title_share`` of every name of the top
+    note's subject (:func:`title_share`) and the note holds less than ``settings.title_held`` of
+    the message (``Candidate.held``): it neither names the note's subject nor is mostly its words."""
+    if top.held >= settings.title_held:
+        return False
+    share = title_share(top)
+    return share is not None and share < settings.title_share
+
+
 def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
     """Hits in the note's title, description or headings of words heavy enough to be rare."""
     return [h for h in cand.about if h.evidence >= settings.rare_weight]
@@ -229,8 +289,10 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
     thousands of times; :func:`judge` adds the reasons).
 
     Every route needs the top note to lead: not tied with the second (:func:`tied`) and at least
-    ``min_lead`` times its evidence, unless it is the only candidate. Then the first route whose
-    thresholds are met speaks:
+    ``min_lead`` times its evidence, unless it is the only candidate; and it must not be
+    :func:`off_title` (route ``off-title``: the message holds less than ``title_share`` of its
+    title words and it holds less than ``title_held`` of the message). Then the first route
+    whose thresholds are met speaks:
 
     - ``strong``: evidence >= ``strong_evidence`` from >= ``strong_words`` words, coverage >=
       ``strong_coverage``, a lead >= ``strong_min_lead`` (>= ``strong_held_lead`` when it holds less
@@ -268,6 +330,8 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
     ahead = lead(top, second)
     if ahead < settings.min_lead:
         return Route.TIE, []
+    if off_title(top, settings):
+        return Route.OFF_TITLE, []
     s = settings
     words = _words(top, s)
     if (
@@ -327,7 +391,9 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead``, ``rare``, ``ahead``,
         ``sole``, ``margin`` or ``about`` when it speaks (see :func:`verdict`), and otherwise the reason for silence:
         ``no-terms`` (nothing searchable), ``no-match`` (no note holds a word of the message),
-        ``tie`` (no note clearly leads the others), ``weak`` (no route's thresholds are met)
+        ``tie`` (no note clearly leads the others), ``off-title`` (the message neither names the
+        top note's subject nor is mostly its words: :func:`off_title`), ``weak`` (no route's
+        thresholds are met)
     """
     cands = ranking.candidates
     d = Decision(spoken=False)
@@ -376,6 +442,14 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             )
         else:
             d.reasons.append(f"no clear winner: lead {ahead:.2f} < {s.min_lead}")
+        return d
+    if route == Route.OFF_TITLE:
+        share = title_share(top) or 0.0
+        d.reasons.append(
+            f"off the note's subject: the message holds {share:.2f} < {s.title_share} of the words of its "
+            f"title, file name or aliases ({'; '.join(', '.join(ws) for ws in title_words(top))}) and the note "
+            f"holds {top.held:.2f} < {s.title_held} of the message"
+        )
         return d
     if route == Route.WEAK:
         needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s)]

@@ -103,6 +103,22 @@ class Settings:
     #: no hit; 0.5 and 0.55 also lost hits. ``strong_held`` 0 switches it off
     strong_held: float = 0.45
     strong_held_lead: float = 1.3
+    #: every route: a top note whose names the message mostly lacks (it holds less than
+    #: ``title_share`` of the words of its title, of its file name and of each alias:
+    #: ``gate.title_share``) and that holds less than ``title_held`` of
+    #: the message's possible evidence (``Candidate.held``) stays silent: the message neither
+    #: names the note's subject nor is it mostly made of the note's words. A general question
+    #: or coding request sharing two or three words with a how-to note ("css grid or flexbox
+    #: for a navbar" and a note titled "CSS container queries") is of that kind; a real
+    #: question about a note names what its title names or is mostly its words. Swept with
+    #: ``bench/choose.py --gate-only --axes title_share,title_held`` (share 0.25-0.67, held
+    #: 0-0.7) on the tuning halves (held-out sets left out, generic messages in), chosen at the
+    #: knee of the trade-off: share 0.5 and held 0.6 lose 8 hits and silence 23 wrong answers
+    #: and false alarms; in the sweep the step from held 0.55 silenced 8 for 2 hits, the next
+    #: one (0.65) 9 for 5. Share 0.5 is "at least half of a name's words". ``title_held`` 0
+    #: switches it off
+    title_share: float = 0.5
+    title_held: float = 0.6
     #: every route: the top note must lead the second by at least this ratio (a tie is a
     #: coin toss between notes, and a coin toss is not confidence); a tie within
     #: ``TIE_TOLERANCE`` is silent whatever this is

@@ -116,9 +116,11 @@ def test_strong_route_needs_its_own_lead() -> None:
     second = _cand("b.md", [_hit("function", 2.0), _hit("list", 1.0), _hit("string", 1.35)], 12.0)
     r = Ranking([top, second], 12.0)
     # the top note holds 0.42 of the message: ``strong_held`` 0 keeps the larger lead for a
-    # note holding less of it out of this test (tests/test_strong_held.py)
-    assert judge(r, replace(Settings(), strong_min_lead=1.1, strong_held=0.0)).route == "strong"
-    assert judge(r, replace(Settings(), strong_min_lead=1.1)).route == "weak"
-    d = judge(r, replace(Settings(), strong_min_lead=1.2, strong_held=0.0))
+    # note holding less of it out of this test (tests/test_strong_held.py), ``title_held`` 0 the
+    # off-title silence (tests/test_off_title.py)
+    base = replace(Settings(), title_held=0.0)
+    assert judge(r, replace(base, strong_min_lead=1.1, strong_held=0.0)).route == "strong"
+    assert judge(r, replace(base, strong_min_lead=1.1)).route == "weak"
+    d = judge(r, replace(base, strong_min_lead=1.2, strong_held=0.0))
     assert (d.spoken, d.route) == (False, "weak")
     assert d.reasons[-1].startswith("no route: strong: lead 1.15x < 1.2x; lead: ")

@@ -10,11 +10,11 @@ from notesdb.gate import MAX_LINE_CHARS, Settings, format_line, judge
 from notesdb.rank import Candidate, Hit, Ranking
 
 #: The thresholds these hand-built rankings were written for (fixed here, so that the tests
-#: check the routes' logic, not the current defaults; the ahead and sole routes, tested apart
-#: below, are switched off here)
+#: check the routes' logic, not the current defaults; the ahead and sole routes and the
+#: off-title silence, tested apart, are switched off here)
 S = Settings(strong_evidence=5.0, strong_coverage=0.15, lead_ratio=1.25, lead_evidence=4.0, rare_weight=2.5,
              rare_coverage=0.5, min_lead=1.0, extra_share=0.85, extra_evidence=2.5, strong_min_lead=1.0,
-             ahead_evidence=99.0, sole_doc_freq=0)
+             ahead_evidence=99.0, sole_doc_freq=0, title_held=0.0)
 
 
 def hit(word: str, evidence: float, place: str = "body", how: str = "exact") -> Hit:
@@ -252,7 +252,7 @@ def test_no_route_names_the_conditions_each_route_fails() -> None:
                for w, e in (("x", 2.5), ("y", 1.5))]  # fmt: skip
     top = cand("a.md", english, 12.9)
     second = cand("b.md", [replace(english[1], evidence=2.0)], 12.9)
-    d = judge(ranking(12.9, top, second), Settings())
+    d = judge(ranking(12.9, top, second), replace(Settings(), title_held=0.0))
     assert (d.spoken, d.route) == (False, "weak")
     assert d.reasons[-1] == (
         "no route: strong: evidence 4.00 < 4.5; lead: lead 2.00x < 2.5x, coverage 0.31 < 0.4; "
@@ -261,7 +261,7 @@ def test_no_route_names_the_conditions_each_route_fails() -> None:
     )
     # one word of the two: the ahead route names that too
     one = cand("a.md", [english[0]], 12.9)
-    d = judge(ranking(12.9, one, cand("b.md", [replace(english[0], evidence=1.0)], 12.9)), Settings())
+    d = judge(ranking(12.9, one, cand("b.md", [replace(english[0], evidence=1.0)], 12.9)), replace(Settings(), title_held=0.0))
     assert "; ahead: coverage 0.19 < 0.5, only 1 word (needs 2); " in d.reasons[-1]
 
 

@@ -2,16 +2,16 @@
 choose the settings; the split of ``bench/judgement.py``) must not fall below what was measured,
 less one case.
 
-- personal check half (``fixtures/personal``): measured precision 1.000, 17 hits of 23 covered,
-  17 silent of 17 uncovered; held at >= 0.95, >= 16 hits, >= 16 silent
-- chat check half: measured 82 silent of 84; held at >= 81
-- household2 check half (``tests/data/household2``, never tuned on): measured precision 0.967,
-  29 hits of 35 covered, 21 silent of 22 uncovered; held at >= 0.93, >= 28 hits, >= 20 silent
+- personal check half (``fixtures/personal``): measured precision 1.000, 16 hits of 23 covered,
+  17 silent of 17 uncovered; held at >= 0.95, >= 15 hits, >= 16 silent
+- chat check half: measured 83 silent of 84; held at >= 82
+- household2 check half (``tests/data/household2``, never tuned on): measured precision 0.966,
+  28 hits of 35 covered, 21 silent of 22 uncovered; held at >= 0.93, >= 27 hits, >= 20 silent
 - folders check half (``tests/data/folders``): measured precision 1.000, 22 hits of 25
   covered, 25 silent of 25 uncovered; held at >= 0.95, >= 21 hits, >= 24 silent
-- devnotes check half (``tests/data/devnotes``, never tuned on): measured precision 0.850
-  (34 right of 40 named), 34 hits of 39 covered, 24 silent of 29 uncovered; held at >= 0.82,
-  >= 33 hits, >= 23 silent
+- devnotes check half (``tests/data/devnotes``, never tuned on): measured precision 0.868
+  (33 right of 38 named), 33 hits of 39 covered, 25 silent of 29 uncovered; held at >= 0.84,
+  >= 32 hits, >= 24 silent
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_personal_set_meets_the_bar(tmp_path: Path, shared: Path, personal_templ
     s = run_eval(cases, vault, db)
     assert s["cases"] == 40 and s["covered"] == 23 and s["uncovered"] == 17
     assert s["precision"] >= 0.95, s["failures"]
-    assert s["hits"] >= 16, s["failures"]
+    assert s["hits"] >= 15, s["failures"]
     assert s["silent"] >= 16, s["failures"]
 
 
@@ -68,7 +68,7 @@ def test_chat_set_stays_silent(tmp_path: Path, shared: Path) -> None:
     cases = check_half(out / "chat" / "cases.jsonl", tmp_path / "check.jsonl")
     s = run_eval(cases, out / "chat" / "vault", tmp_path / "chat.db")
     assert s["uncovered"] == s["cases"] == 84
-    assert s["silent"] >= 81, s["failures"]
+    assert s["silent"] >= 82, s["failures"]
 
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -77,9 +77,9 @@ DATA = Path(__file__).resolve().parent / "data"
 @pytest.mark.parametrize(
     "name,cases,covered,uncovered,precision,hits,silent",
     [
-        ("household2", 57, 35, 22, 0.93, 28, 20),
+        ("household2", 57, 35, 22, 0.93, 27, 20),
         ("folders", 50, 25, 25, 0.95, 21, 24),
-        ("devnotes", 68, 39, 29, 0.82, 33, 23),
+        ("devnotes", 68, 39, 29, 0.84, 32, 24),
     ],
 )
 def test_invented_sets_meet_the_bar(

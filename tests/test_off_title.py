@@ -1,0 +1,107 @@
+"""The off-title silence: a note whose title words the message mostly lacks, and that holds
+little of the message, is not named by any route (``gate.off_title``)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from conftest import indexed_connection
+from notesdb.decide import decide
+from notesdb.gate import judge, title_share, title_words
+from notesdb.rank import Candidate, Hit, Ranking
+from notesdb.settings import Settings
+from test_reading_folders import FILLER
+
+NOTES = dict(FILLER)
+NOTES.update(
+    {
+        "til/css-container-queries.md": "# CSS container queries\n\nA component can size itself to its "
+        "container: `container-type: inline-size` on the parent, then `@container (min-width: 40em)` "
+        "in the child's rules. Works with grid and flexbox layouts alike; supported since 2023.\n",
+        "til/git-bisect.md": "# Git bisect\n\n`git bisect start`, mark a good and a bad commit, then let "
+        "`git bisect run pytest -x` find the commit that broke the tests.\n",
+        "projects/quillmark.md": "# Quillmark\n\nStatic site generator for the photo blog. Deploy with "
+        "`make deploy`; a full rebuild takes 40 s.\n",
+    }
+)
+
+
+@pytest.fixture()
+def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    with indexed_connection(tmp_path, NOTES) as c:
+        yield c
+
+
+def _hit(word: str, evidence: float, place: str) -> Hit:
+    return Hit(token=word, word=word, how="exact", weight=1.0, place=place, doc_freq=3, evidence=evidence,
+               full=evidence, zipf=4.0)
+
+
+def _cand(title: str, hits: list[Hit], possible: float) -> Candidate:
+    c = Candidate(rowid=len(title), path=title.lower().replace(" ", "-") + ".md", title=title, desc="", bm25=1.0,
+                  hits=hits)
+    c.evidence = sum(h.evidence for h in hits)
+    c.coverage = c.evidence / possible
+    c.held = sum(h.full for h in hits) / possible
+    return c
+
+
+def test_title_share_counts_the_words_of_the_best_named_name() -> None:
+    c = _cand("CSS container queries", [_hit("css", 2.0, "title"), _hit("grid", 1.0, "body")], 10.0)
+    assert title_words(c) == [["css", "container", "queries"]]  # the file name says the same
+    assert title_share(c) == pytest.approx(1 / 3)
+    # stopwords, bare numbers and one-letter words are not the subject
+    assert title_words(_cand("Notes on a bike (2024)", [], 1.0)) == [["notes", "bike"]]
+    assert title_share(_cand("the", [], 1.0)) is None
+    # the file name and the aliases are names of the subject too: the best-held one counts
+    tok = _cand("Token usage monitor", [_hit("tokmeter", 4.0, "title")], 6.0)
+    tok.path = "projects/tokmeter.md"
+    tok.aliases = '["tm", "spend tracker"]'
+    assert title_words(tok) == [["token", "usage", "monitor"], ["tokmeter"], ["tm"], ["spend", "tracker"]]
+    assert title_share(tok) == 1.0
+    tok.hits = [_hit("spend", 2.0, "title")]
+    assert title_share(tok) == 0.5
+
+
+def test_a_note_the_message_neither_names_nor_mostly_matches_is_not_named() -> None:
+    """Strong evidence and a clear lead, but the message holds one title word of three and the
+    note holds 0.55 of the message: silent, and the explanation says why."""
+    top = _cand("CSS container queries", [_hit("css", 3.0, "title"), _hit("grid", 1.5, "body"),
+                                          _hit("flexbox", 1.0, "body")], 10.0)
+    second = _cand("Resizing a textarea", [_hit("grid", 1.5, "body")], 10.0)
+    r = Ranking([top, second], 10.0)
+    assert judge(r, replace(Settings(), title_held=0.0)).route == "strong"
+    d = judge(r, Settings())
+    assert (d.spoken, d.route) == (False, "off-title")
+    assert d.reasons[-1] == (
+        "off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or aliases "
+        "(css, container, queries) and the note holds 0.55 < 0.6 of the message"
+    )
+    # the same evidence with two of the three title words named: it speaks
+    named = _cand("CSS container queries", [_hit("css", 2.0, "title"), _hit("container", 1.0, "title"),
+                                            _hit("grid", 1.5, "body"), _hit("flexbox", 1.0, "body")], 10.0)
+    assert judge(Ranking([named, second], 10.0), Settings()).route == "strong"
+    # or holding most of the message (0.65 >= 0.6): it speaks
+    most = _cand("CSS container queries", [_hit("css", 3.0, "title"), _hit("grid", 2.0, "body"),
+                                           _hit("flexbox", 1.5, "body")], 10.0)
+    assert judge(Ranking([most, second], 10.0), Settings()).route == "strong"
+
+
+def test_a_general_question_sharing_words_with_a_how_to_note_stays_silent(conn: sqlite3.Connection) -> None:
+    """A coding question on a real index: the container-queries note holds css, grid and
+    flexbox, but the message names none of its subject beyond css."""
+    msg = "css grid or flexbox for a simple navbar with a dropdown, which one"
+    assert decide(conn, msg, replace(Settings(), title_held=0.0)).notes == ["til/css-container-queries.md"]
+    d = decide(conn, msg)
+    assert (d.spoken, d.route) == (False, "off-title")
+
+
+def test_a_message_naming_the_note_still_speaks(conn: sqlite3.Connection) -> None:
+    """Naming what the title names: a project by its name, a tool note by its subject."""
+    assert decide(conn, "quillmark deploy command again?").notes == ["projects/quillmark.md"]
+    assert decide(conn, "how did i run git bisect with pytest last time").notes == ["til/git-bisect.md"]
