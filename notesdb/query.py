@@ -451,7 +451,7 @@ def build_query(
             if b in words:
                 words.remove(b)
             forms[a + b] = []
-            parts[a + b] = []
+            parts[a + b] = [a]  # the notes that hold only the name ("postgres 16" and "postgres") keep it
     english = _english(conn, set(tokens) | set(words))
     lexicon = _lexicon(conn, set(tokens) | set(words))
     lang = detect_language(english, lexicon, tokens)

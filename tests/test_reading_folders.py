@@ -164,6 +164,28 @@ def test_a_spaced_code_in_the_message_is_one_term(folder: tuple[sqlite3.Connecti
     assert [t.token for t in q.terms] == ["ft65", "squelch"]
 
 
+def test_a_spaced_code_keeps_its_name_for_notes_that_hold_only_the_name(tmp_path: Path) -> None:
+    """"postgres 16" is one term because one note holds "Postgres 16" (indexed joined as
+    postgres16), but the runbook that names Postgres without the version still holds the
+    message's word: the joined term's letters are a compound part of it."""
+    vault = tmp_path / "vault"
+    notes = dict(FILLER)
+    notes["hosts/heron.md"] = "# heron\n\nThe home server: Debian, Postgres 16, 32 GB of memory.\n"
+    notes["runbooks/postgres-upgrade.md"] = (
+        "# Postgres major upgrade\n\nDump first, then pg_upgradecluster, then check the extensions.\n"
+    )
+    for rel, body in notes.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(body)
+    conn = open_db(tmp_path / "n.db")
+    sync(conn, vault)
+    q = build_query(conn, "postgres 16 upgrade with pg_upgradecluster", searchable_count(conn))
+    term = q.terms[0]
+    assert term.token == "postgres16"
+    assert [(a.word, a.how) for a in term.alternatives] == [("postgres16", "exact"), ("postgres", "compound")]
+    assert first(conn, "postgres 16 upgrade with pg_upgradecluster") == "runbooks/postgres-upgrade.md"
+
+
 # --- 4. numbers ------------------------------------------------------------------------
 
 
