@@ -237,8 +237,8 @@ def title_words(cand: Candidate) -> list[list[str]]:
     """
     stem = cand.path.rsplit("/", 1)[-1]
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem
-    names = [cand.title, stem]
-    if cand.aliases.startswith("["):
+    names = [cand.title or "", stem]
+    if isinstance(cand.aliases, str) and cand.aliases.startswith("["):
         try:
             names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
         except ValueError:

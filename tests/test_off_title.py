@@ -68,6 +68,18 @@ def test_title_share_counts_the_words_of_the_best_named_name() -> None:
     assert title_share(tok) == 0.5
 
 
+def test_names_read_from_odd_rows_never_fail() -> None:
+    """A row edited by another program: no title, aliases that are not a JSON list of strings."""
+    c = _cand("", [_hit("kayak", 2.0, "title")], 4.0)
+    c.path = "boats/kayak.md"
+    for aliases in ("", "not json", "[broken", '"kayak"', '[1, null, "sea kayak"]'):
+        c.aliases = aliases
+        names = title_words(c)
+        assert names[0] == ["kayak"]
+        assert names[1:] == ([["sea", "kayak"]] if aliases.startswith("[1") else [])
+        assert title_share(c) == 1.0
+
+
 def test_a_note_the_message_neither_names_nor_mostly_matches_is_not_named() -> None:
     """Strong evidence and a clear lead, but the message holds one title word of three and the
     note holds 0.55 of the message: silent, and the explanation says why."""
