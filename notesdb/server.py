@@ -117,12 +117,16 @@ def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
 
     :returns: ``{"query", "corrections": [{"from","to"}], "expansions": [...], "results":
         [{"rank", "score", "bm25", "title", "path", "desc"}]}``
-    :raises NotesdbError: see :meth:`Place.open`
+    :raises NotesdbError: ``query`` is empty or blank (as ``notesdb search`` refuses it), or
+        see :meth:`Place.open`
     """
+    from notesdb.errors import NotesdbError
     from notesdb.query import build_query
     from notesdb.rank import rank
     from notesdb.db import note_count
 
+    if not query.strip():
+        raise NotesdbError("nothing to search for: the query is empty (give one or more words)")
     limit = max(1, min(int(limit), MAX_SEARCH_LIMIT))
     _, conn, _ = place.open()
     try:

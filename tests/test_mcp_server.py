@@ -93,6 +93,15 @@ def test_search_matches_the_search_command_with_corrections(indexed: tuple[Path,
     assert len(got["results"]) == 5
 
 
+def test_search_for_nothing_is_a_tool_error(indexed: tuple[Path, Path]) -> None:
+    """An empty or blank query is refused with the reason, as ``notesdb search`` refuses it."""
+    vault, db = indexed
+    _, empty, blank = session(params(vault, db), [("search", {"query": ""}), ("search", {"query": "  \n"})])
+    for res in (empty, blank):
+        assert res.is_error
+        assert text(res) == "Error executing tool search: nothing to search for: the query is empty (give one or more words)"
+
+
 def test_read_note_reads_indexed_notes_and_refuses_everything_else(indexed: tuple[Path, Path], tmp_path: Path) -> None:
     vault, db = indexed
     secret = tmp_path / "secret.md"
