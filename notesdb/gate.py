@@ -290,8 +290,9 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
 
     Every route needs the top note to lead: not tied with the second (:func:`tied`) and at least
     ``min_lead`` times its evidence, unless it is the only candidate; and it must not be
-    :func:`off_title` (route ``off-title``: the message holds less than ``title_share`` of its
-    title words and it holds less than ``title_held`` of the message). Then the first route
+    :func:`off_title` (route ``off-title``: the message holds less than ``title_share`` of the
+    words of each of its names, title, file name and aliases, and it holds less than
+    ``title_held`` of the message). Then the first route
     whose thresholds are met speaks:
 
     - ``strong``: evidence >= ``strong_evidence`` from >= ``strong_words`` words, coverage >=
