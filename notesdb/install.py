@@ -350,6 +350,14 @@ def install(
         return Installed(path, entry, True, advice)
     text, _ = _remove_ours(text, c)
     root, hooks, event = _event_nodes(text, c)
+    # a null "hooks" or event list reads as absent (``_groups`` refused any other non-object or
+    # non-list): take the null out, then add the entry as to a file without it
+    if hooks is not None and hooks.kind != "object":
+        text = jsonc.remove(text, root, root.keys.index("hooks"))
+        root, hooks, event = _event_nodes(text, c)
+    if hooks is not None and event is not None and event.kind != "array":
+        text = jsonc.remove(text, hooks, hooks.keys.index(c.event))
+        root, hooks, event = _event_nodes(text, c)
     group = {"hooks": [entry]}
     value: Any
     if hooks is None:

@@ -240,6 +240,35 @@ def test_invalid_settings_are_left_alone(notes: Path, isolated_home: Path, conte
     assert [p.name for p in path.parent.iterdir()] == ["settings.json"]  # no temporary file left
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"hooks": null, "model": "x"}',
+        '{"hooks": {"UserPromptSubmit": null}, "model": "x"}',
+        '{\n  "model": "x",\n  "hooks": {\n    "UserPromptSubmit": null\n  }\n}\n',
+        '{"hooks": null}',
+    ],
+)
+def test_a_null_hooks_or_event_list_reads_as_absent(notes: Path, isolated_home: Path, content: str) -> None:
+    """A settings file another tool wrote with ``null`` where the hooks go: the entry replaces
+    the null and the file stays valid JSON (it was spliced into the word ``null`` before)."""
+    path = user_settings(isolated_home)
+    path.parent.mkdir()
+    path.write_text(content)
+    r = notesdb("hook", "install", "--notes", str(notes))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(path.read_text())
+    assert data.get("model") == ("x" if "model" in content else None)
+    groups = data["hooks"]["UserPromptSubmit"]
+    assert len(groups) == 1 and len(groups[0]["hooks"]) == 1
+    assert shlex.split(groups[0]["hooks"][0]["command"])[1:3] == ["hook", "--notes"]
+    assert notesdb("hook", "uninstall").returncode == 0
+    if "model" in content:
+        assert json.loads(path.read_text()) == {"model": "x"}
+    else:  # it held only the notesdb hook: uninstall removes the file, as after a fresh install
+        assert not path.exists()
+
+
 def test_install_needs_an_existing_notes_folder(tmp_path: Path, isolated_home: Path) -> None:
     r = notesdb("hook", "install", "--notes", str(tmp_path / "nowhere"))
     assert (r.returncode, r.stdout) == (1, "")
