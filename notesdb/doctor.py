@@ -402,18 +402,25 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None)
         own_db = str(db_path.expanduser().resolve())
     except (OSError, RuntimeError):
         own_db = str(db_path)
-    entries = []  # (time, error, whose database: True this one, False unknown), oldest first
+    entries = []  # (time, error, whose database: True this one, False unknown)
     for line in lines:
         try:
             entry = json.loads(line)
-            db = entry.get("db")
-            if db and db != own_db:
-                continue
-            entries.append((str(entry.get("time", "")), str(entry.get("error", "")), bool(db)))
-        except (ValueError, AttributeError):
+        except ValueError:
+            entry = None
+        if not isinstance(entry, dict):  # a damaged line: shown, with no time of its own
             entries.append(("", line[:200], False))
+            continue
+        db = entry.get("db")
+        if db and db != own_db:
+            continue
+        when = entry.get("time")
+        entries.append((when if isinstance(when, str) else "", str(entry.get("error", "")), bool(db)))
     if not entries:
         return
+    # oldest first by their time (ISO 8601 strings sort as times), lines without one before all
+    # others in file order: a damaged line written last does not hide a failing hook
+    entries.sort(key=lambda e: e[0])
     own = sum(1 for e in entries if e[2])
     counts = [f"{n} entr{'y' if n == 1 else 'ies'} {whose}"
               for n, whose in ((own, "for this database"), (len(entries) - own, "whose database is unknown")) if n]  # fmt: skip

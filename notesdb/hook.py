@@ -136,13 +136,14 @@ def _absolute(path: Path | None) -> str | None:
 def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path | None = None) -> None:
     """Append one JSON line to ``hook-errors.jsonl`` beside the database (mode 0600).
 
-    The line is ``record`` with ``db`` and ``notes``: the absolute paths of the database and
-    the notes folder the call was for, each None when it could not be known (the options or
-    the environment name no usable path). Several databases share one folder (the default
-    location keeps them all in the user data directory), so ``notesdb doctor`` reads these two
-    fields to tell its own entries from those of other databases.
+    The line is ``record`` with ``db`` and ``notes_folder``: the absolute paths of the database
+    and the notes folder the call was for, each None when it could not be known (the options or
+    the environment name no usable path); ``record``'s own keys (``notes``: the notes a decision
+    named) are kept. Several databases share one folder (the default location keeps them all in
+    the user data directory), so ``notesdb doctor`` reads ``db`` to tell its own entries from
+    those of other databases.
     """
-    record = {**record, "db": _absolute(db_path), "notes": _absolute(notes)}
+    record = {**record, "db": _absolute(db_path), "notes_folder": _absolute(notes)}
     try:
         folder = db_path.parent if db_path else Path.home()
         if db_path is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -685,7 +686,7 @@ def test_doctor_counts_only_the_hook_errors_of_its_own_database(tmp_path: Path) 
     proc = run("hook", "--notes", folder_b, stdin=event(COVERED_MESSAGE), env={**os.environ, "NOTESDB_CONFIG": str(bad)})
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     entry = json.loads((data / "hook-errors.jsonl").read_text())
-    assert (entry["db"], entry["notes"]) == (str(db_b), str(folder_b))
+    assert (entry["db"], entry["notes_folder"]) == (str(db_b), str(folder_b))
     assert entry["error"].startswith(f"ConfigError: config file {bad} is not valid TOML")
     proc = run("doctor", "--notes", folder_a)
     out = proc.stdout.decode()
@@ -701,7 +702,8 @@ def test_doctor_counts_only_the_hook_errors_of_its_own_database(tmp_path: Path) 
     with open(data / "hook-errors.jsonl", "a") as f:
         f.write(json.dumps({"time": "2020-01-01T00:00:00Z", "error": "OperationalError: disk I/O error"}) + "\n")
     lines = [json.loads(x) for x in (data / "hook-errors.jsonl").read_text().split("\n") if x]
-    assert [(x.get("db"), x.get("notes")) for x in lines] == [(str(db_b), str(folder_b)), (None, str(folder_b)), (None, None)]
+    assert [(x.get("db"), x.get("notes_folder")) for x in lines] == [
+        (str(db_b), str(folder_b)), (None, str(folder_b)), (None, None)]
     out = run("doctor", "--notes", folder_a).stdout.decode()
     hook_errors = next(line for line in out.split("\n") if "hook errors: " in line)
     assert hook_errors.startswith("problem  hook errors: hook-errors.jsonl: 2 entries whose database is unknown, newest first: ")
@@ -709,6 +711,41 @@ def test_doctor_counts_only_the_hook_errors_of_its_own_database(tmp_path: Path) 
     assert "(database unknown) NotesdbError: the database" in hook_errors and "ConfigError" not in hook_errors
     out = run("doctor", "--notes", folder_b).stdout.decode()
     assert "hook-errors.jsonl: 1 entry for this database, 2 entries whose database is unknown, newest first: " in out
+
+
+def test_a_fallback_line_keeps_the_notes_a_decision_named(tmp_path: Path) -> None:
+    """A decision that could not be logged goes to hook-errors.jsonl with the notes it named;
+    the notes folder the call was for has a key of its own beside them."""
+    from notesdb.hook import _fallback_log
+
+    db, folder = tmp_path / "data" / "n.db", tmp_path / "notes"
+    db.parent.mkdir()
+    folder.mkdir()
+    _fallback_log(db, {"time": "2026-12-01T00:00:00Z", "error": "decision not logged: OperationalError: "
+                       "database is locked", "route": "strong", "notes": ["home/boiler.md"]}, folder)  # fmt: skip
+    entry = json.loads((db.parent / "hook-errors.jsonl").read_text())
+    assert (entry["notes"], entry["notes_folder"], entry["db"]) == (["home/boiler.md"], str(folder), str(db))
+
+
+def test_a_damaged_line_after_a_failing_hook_does_not_hide_it(tmp_path: Path) -> None:
+    """doctor orders hook errors by their time: a damaged line or one without a time written
+    after the newest error does not turn a failing hook into a warning."""
+    vault = tmp_path / "notes"
+    shutil.copytree(Path(__file__).parent / "data" / "household2" / "vault", vault)
+    db = tmp_path / "data" / "n.db"
+    assert run("index", "--notes", vault, "--db", db).returncode == 0
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[gate\n")
+    proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE), env={**os.environ, "NOTESDB_CONFIG": str(bad)})
+    assert proc.returncode == 0
+    with open(db.parent / "hook-errors.jsonl", "a") as f:
+        f.write("this is not json {{{\n[1, 2, 3]\n" + json.dumps({"time": None, "error": "x", "db": str(db)}) + "\n")
+    out = run("doctor", "--notes", vault, "--db", db).stdout.decode()
+    line = next(x for x in out.split("\n") if "hook errors: " in x)
+    assert line.startswith("problem  hook errors: hook-errors.jsonl: 2 entries for this database, 2 entries whose "
+                           "database is unknown, newest first: ")  # fmt: skip
+    assert line.endswith("(no decision logged since: the hook is failing)")
+    assert "None" not in line
 
 
 if __name__ == "__main__":  # pragma: no cover
