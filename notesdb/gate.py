@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 from notesdb.query import STOPWORDS
 from notesdb.settings import TIE_TOLERANCE, Settings
-from notesdb.text import words as text_words
+from notesdb.text import joined_pairs, words as text_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
@@ -228,13 +228,8 @@ def _subject_words(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in text_words(text) if len(w) > 1 and not w.isdigit() and w not in STOPWORDS))
 
 
-def title_words(cand: Candidate) -> list[list[str]]:
-    """The names of a note's subject, as word lists: its title, its file name and each of its
-    aliases (the words the title column of the index holds), empty ones left out.
-
-    :returns: e.g. ``[["token", "usage", "monitor"], ["tokmeter"]]`` for "Token usage monitor"
-        in ``projects/tokmeter.md``
-    """
+def _names(cand: Candidate) -> list[str]:
+    """A note's names as written: its title, its file name without the extension, its aliases."""
     stem = cand.path.rsplit("/", 1)[-1]
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem
     names = [cand.title or "", stem]
@@ -243,8 +238,18 @@ def title_words(cand: Candidate) -> list[list[str]]:
             names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
         except ValueError:
             pass
+    return names
+
+
+def title_words(cand: Candidate) -> list[list[str]]:
+    """The names of a note's subject, as word lists: its title, its file name and each of its
+    aliases (the words the title column of the index holds), empty ones left out.
+
+    :returns: e.g. ``[["token", "usage", "monitor"], ["tokmeter"]]`` for "Token usage monitor"
+        in ``projects/tokmeter.md``
+    """
     out: list[list[str]] = []
-    for name in names:
+    for name in _names(cand):
         ws = _subject_words(name)
         if ws and ws not in out:
             out.append(ws)
@@ -254,15 +259,25 @@ def title_words(cand: Candidate) -> list[list[str]]:
 def title_share(cand: Candidate) -> float | None:
     """How much of a name of the note's subject the message holds: the largest share, over the
     note's title, file name and aliases (:func:`title_words`), of their words found in the title
-    column as typed or as another form, a correction or an expansion of a message word.
+    column as typed or as another form, a correction or an expansion of a message word. A
+    letter/digit or hyphen pair of the name found joined ("FT-65" as ft65, "Wi-Fi" as wifi:
+    ``notesdb.text.joined_pairs``) counts for both its words.
 
     :returns: a share in [0, 1], or None when the note has no such names
     """
-    names = title_words(cand)
-    if not names:
-        return None
+    best: float | None = None
     found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
-    return max(sum(1 for w in ws if w in found) / len(ws) for ws in names)
+    for name in _names(cand):
+        ws = _subject_words(name)
+        if not ws:
+            continue
+        held = set(found)
+        for a, b in joined_pairs(name):
+            if a + b in found:
+                held.update((a, b))
+        share = sum(1 for w in ws if w in held) / len(ws)
+        best = share if best is None else max(best, share)
+    return best
 
 
 def off_title(top: Candidate, settings: Settings) -> bool:

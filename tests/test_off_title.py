@@ -68,6 +68,26 @@ def test_title_share_counts_the_words_of_the_best_named_name() -> None:
     assert title_share(tok) == 0.5
 
 
+def test_a_name_found_joined_counts_for_its_words(tmp_path: Path) -> None:
+    """"FT-65" is indexed joined as ft65 too, and that is the word the message's "ft-65" finds
+    in the title: it names "ft" of the title "Yaesu FT-65" (65, a bare number, is not a subject
+    word), half the name, so a question about the radio is not off its subject."""
+    notes = dict(FILLER)
+    notes["radio/handheld.md"] = ("# Yaesu FT-65\n\nProgramming with CHIRP: use the PC-03 cable, baud 9600. "
+                                  "Repeater offsets for the local club. Battery pack SBR-25LI, charge overnight.\n")  # fmt: skip
+    notes["home/smoke-alarms.md"] = "# Smoke alarms\n\nThe hallway unit is a Kidde 10Y29; chirping means low battery.\n"
+    with indexed_connection(tmp_path, notes) as c:
+        d = decide(c, "my ft-65 will not power on after charging overnight, is the battery pack gone")
+        assert (d.route, d.notes) == ("strong", ["radio/handheld.md"])
+    top = _cand("Yaesu FT-65", [_hit("ft65", 4.0, "title")], 10.0)
+    top.path = "radio/handheld.md"
+    assert title_share(top) == 0.5
+    top.title = "Yaesu FT-65 handheld"
+    assert title_share(top) == pytest.approx(1 / 3)  # ft of yaesu, ft, handheld
+    top.path = "radio/ft-65.md"
+    assert title_share(top) == 1.0  # the file name "ft-65" is named whole
+
+
 def test_names_read_from_odd_rows_never_fail() -> None:
     """A row edited by another program: no title, aliases that are not a JSON list of strings."""
     c = _cand("", [_hit("kayak", 2.0, "title")], 4.0)
