@@ -530,23 +530,24 @@ def hook_install(
         fail(str(e))
         return
     notes_word = f"{count} note{'s' if count != 1 else ''}"
+    s = o.stats
+    if s is None or not s.changed:
+        index_line = f"index up to date ({notes_word} in {db_path})"
+    elif len(s.added) == count and not (s.modified or s.renamed or s.removed):  # a first index
+        index_line = f"indexed {notes_word} into {db_path}"
+    else:
+        index_line = (
+            f"index updated ({len(s.added)} added, {len(s.modified)} changed, {len(s.renamed)} renamed, "
+            f"{len(s.removed)} removed; {notes_word} in {db_path})"
+        )
     if done.changed:
         typer.echo(f"wrote to {done.path}:")
         typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=False))
         for old in done.replaced:
             typer.echo(f"replaced the entry for {old}")
-        s = o.stats
-        if s is None or not s.changed:
-            typer.echo(f"index up to date ({notes_word} in {db_path})")
-        elif len(s.added) == count and not (s.modified or s.renamed or s.removed):  # a first index
-            typer.echo(f"indexed {notes_word} into {db_path}")
-        else:
-            typer.echo(
-                f"index updated ({len(s.added)} added, {len(s.modified)} changed, {len(s.renamed)} renamed, "
-                f"{len(s.removed)} removed; {notes_word} in {db_path})"
-            )
     else:
-        typer.echo(f"already installed in {done.path}, unchanged ({notes_word} in {db_path})")
+        typer.echo(f"already installed in {done.path}, unchanged")
+    typer.echo(index_line)
     for line in done.advice:
         typer.echo(line)
     from notesdb.clients import handler_argv

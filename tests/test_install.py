@@ -385,8 +385,15 @@ def test_second_identical_install_is_unchanged(notes: Path, isolated_home: Path)
     before = (path.read_bytes(), path.stat().st_mtime_ns)
     r = notesdb("hook", "install", "--notes", str(notes))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith(f"already installed in {path}, unchanged (1 note in ")
+    assert r.stdout.startswith(f"already installed in {path}, unchanged\nindex up to date (1 note in ")
     assert "wrote" not in r.stdout
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    # a note edited since: the entry is unchanged, and the index update is said
+    note = next(notes.rglob("*.md"))
+    note.write_text(note.read_text() + "\nOne more line.\n")
+    r = notesdb("hook", "install", "--notes", str(notes))
+    assert r.stdout.startswith(f"already installed in {path}, unchanged\nindex updated (0 added, 1 changed, 0 renamed, "
+                               "0 removed; 1 note in ")  # fmt: skip
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
 
 
