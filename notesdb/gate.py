@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from notesdb.query import STOPWORDS
 from notesdb.settings import TIE_TOLERANCE, Settings
 from notesdb.text import joined_pairs, words as text_words
+from notesdb.vocab import name_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
@@ -228,17 +229,17 @@ def _subject_words(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in text_words(text) if len(w) > 1 and not w.isdigit() and w not in STOPWORDS))
 
 
-def _names(cand: Candidate) -> list[str]:
-    """A note's names as written: its title, its file name without the extension, its aliases."""
-    stem = cand.path.rsplit("/", 1)[-1]
-    stem = stem.rsplit(".", 1)[0] if "." in stem else stem
-    names = [cand.title or "", stem]
+def _names(cand: Candidate) -> list[tuple[str, list[str]]]:
+    """A note's names as written, each with its :func:`_subject_words` (names without any left
+    out): its title, its file name without the extension (as the index reads it:
+    ``notesdb.vocab.name_words``), its aliases."""
+    names = [cand.title or "", name_words(cand.path)[0]]
     if isinstance(cand.aliases, str) and cand.aliases.startswith("["):
         try:
             names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
         except ValueError:
             pass
-    return names
+    return [(name, ws) for name in names if (ws := _subject_words(name))]
 
 
 def title_words(cand: Candidate) -> list[list[str]]:
@@ -249,9 +250,8 @@ def title_words(cand: Candidate) -> list[list[str]]:
         in ``projects/tokmeter.md``
     """
     out: list[list[str]] = []
-    for name in _names(cand):
-        ws = _subject_words(name)
-        if ws and ws not in out:
+    for _, ws in _names(cand):
+        if ws not in out:
             out.append(ws)
     return out
 
@@ -267,10 +267,7 @@ def title_share(cand: Candidate) -> float | None:
     """
     best: float | None = None
     found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
-    for name in _names(cand):
-        ws = _subject_words(name)
-        if not ws:
-            continue
+    for name, ws in _names(cand):
         held = set(found)
         for a, b in joined_pairs(name):
             if a + b in found:

@@ -36,7 +36,7 @@ ROW_TEXT = (
 Row = tuple[str, str, str, str, str, str, str, str, str, str, int]
 
 
-def _name_words(path: str) -> tuple[str, str]:
+def name_words(path: str) -> tuple[str, str]:
     """The words of a note's file name (title words) and of its folders (heading words)."""
     parts = path.split("/")
     stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
@@ -52,7 +52,7 @@ def note_row(note: Note) -> Row:
     """
     aliases = json.dumps(note.aliases, ensure_ascii=False)
     tags = json.dumps(note.tags, ensure_ascii=False)
-    stem, folders = _name_words(note.path)
+    stem, folders = name_words(note.path)
     searchable = int(not note.template and bool(words(note.desc + " " + note.headings + " " + note.body)))
     return (
         note.title,
