@@ -11,7 +11,8 @@ the first of seven routes whose thresholds are met (:func:`verdict`):
    a note holding less than half of the message needs a larger lead (:func:`strong_lead`);
 2. ``lead``: well ahead of the second note, with fair evidence and coverage;
 3. ``rare``: the top note is *about* a rare word of the message (title, description or
-   headings), and covers a good share of the message;
+   headings), covers a good share of the message, and the message names it (holds half the
+   words of its title, file name or an alias);
 4. ``ahead``: ahead of the second note and covering half the message, where the evidence it
    needs falls as its lead grows (:func:`ahead_weighted`);
 5. ``sole``: the only note of very few holding a word English does not know (a name, a place, a
@@ -292,6 +293,13 @@ def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
     return [h for h in cand.about if h.evidence >= settings.rare_weight]
 
 
+def _named(cand: Candidate, share: float) -> bool:
+    """True when the message holds at least ``share`` of the words of one of the note's names
+    (:func:`title_share`); a note without names passes only a share of 0."""
+    held = title_share(cand)
+    return (held if held is not None else 0.0) >= share
+
+
 def _words(cand: Candidate, settings: Settings) -> int:
     return sum(1 for h in cand.hits if h.evidence >= settings.word_evidence)
 
@@ -313,7 +321,8 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
     - ``lead``: >= ``lead_ratio`` times the second's evidence, evidence >= ``lead_evidence`` from
       >= ``lead_words`` words, coverage >= ``lead_coverage``;
     - ``rare``: about a word of weight >= ``rare_weight`` (title, desc or headings), coverage >=
-      ``rare_coverage``;
+      ``rare_coverage``, the message holding >= ``title_share`` of one of its names
+      (:func:`title_share`) whatever the share of the message the note holds;
     - ``ahead``: a lead >= ``ahead_min_lead``, coverage >= ``ahead_coverage`` from >=
       ``ahead_words`` words, evidence x lead (:func:`ahead_weighted`) >= ``ahead_evidence``;
     - ``sole``: a word of the message only it holds of very few notes and unknown to English
@@ -361,7 +370,7 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         and top.coverage >= s.lead_coverage
     ):
         route = Route.LEAD
-    elif top.coverage >= s.rare_coverage and _rare_about(top, s):
+    elif top.coverage >= s.rare_coverage and _rare_about(top, s) and _named(top, s.title_share):
         route = Route.RARE
     elif (
         ahead >= s.ahead_min_lead
@@ -543,6 +552,10 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
         heaviest = max((h.evidence for h in top.about), default=0.0)
         f.append(f"no title, desc or headings word of weight {s.rare_weight}"
                  + (f" (the heaviest weighs {_num(heaviest, s.rare_weight)})" if top.about else ""))  # fmt: skip
+    if not _named(top, s.title_share):
+        share = title_share(top)
+        f.append(f"the message holds {0.0 if share is None else share:.2f} < {s.title_share} of the words "
+                 "of the note's title, file name or aliases")  # fmt: skip
     out.append((Route.RARE, f))
     f = []
     if ahead < s.ahead_min_lead:
@@ -647,7 +660,8 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
     if route == Route.RARE:
         return (
             f"rare: about {', '.join(h.word for h in rare)}, coverage {top.coverage:.2f} "
-            f">= {s.rare_coverage}"
+            f">= {s.rare_coverage}, the message holds {title_share(top) or 0.0:.2f} >= "
+            f"{s.title_share} of a name of the note"
         )
     if route == Route.MARGIN:
         return (

@@ -116,7 +116,12 @@ class Settings:
     #: knee of the trade-off: share 0.5 and held 0.6 lose 8 hits and silence 23 wrong answers
     #: and false alarms; in the sweep the step from held 0.55 silenced 8 for 2 hits, the next
     #: one (0.65) 9 for 5. Share 0.5 is "at least half of a name's words". ``title_held`` 0
-    #: switches it off
+    #: switches it off. The rare route asks for ``title_share`` of a name whatever the share
+    #: held: one rare word of a long title ("Two ways to compute factorial in Postgres") is not
+    #: what the note is about. On the tuning halves that silenced 4 false alarms (generic
+    #: messages against technical notes) and lost no hit (check halves: 4 and 1). A share of
+    #: its own, swept 0-1 (``bench/choose.py``, tuning halves), did one false alarm better at
+    #: 0.67-1.0: not worth a second notion of naming a note
     title_share: float = 0.5
     title_held: float = 0.6
     #: every route: the top note must lead the second by at least this ratio (a tie is a

@@ -39,8 +39,12 @@ ROUTES = [
     (ranking(10, cand("a.md", [hit("x", 4, "title"), hit("y", 3)], 10), cand("b.md", [hit("y", 3)], 10)), "strong"),
     # evidence 4.5 from two words is under strong_evidence 5, but 2.25x the second at coverage 0.45: lead
     (ranking(10, cand("a.md", [hit("x", 2.5), hit("y", 2)], 10), cand("b.md", [hit("y", 2)], 10)), "lead"),
-    # one word only: lead needs two, so only the rare route can speak: weight 4 in the title, coverage 0.8
-    (ranking(5, cand("a.md", [hit("monswitch", 4, "title")], 5), cand("b.md", [hit("monswitch", 2)], 5)), "rare"),
+    # one word only: lead needs two, so only the rare route can speak: weight 4 in the title, coverage 0.8,
+    # and the message names the note (its file name)
+    (ranking(5, cand("monswitch.md", [hit("monswitch", 4, "title")], 5), cand("b.md", [hit("monswitch", 2)], 5)), "rare"),
+    # the same, but the word is one of four of the note's only name: not named, silent
+    (ranking(5, cand("old-monswitch-wiring-notes.md", [hit("monswitch", 4, "title")], 5),
+             cand("b.md", [hit("monswitch", 2)], 5)), "weak"),
     # the same word only in the body: not about it, so silent
     (ranking(5, cand("a.md", [hit("monswitch", 4)], 5), cand("b.md", [hit("monswitch", 1)], 5)), "weak"),
     # a rare title word, but the message is mostly about other things (coverage 0.3): silent
@@ -60,8 +64,9 @@ def test_routes(r: Ranking, route: str) -> None:
     assert d.route == route
     assert d.spoken == (route in {"strong", "lead", "rare"})
     if d.spoken:
-        assert d.notes == ["a.md"]
-        assert d.line == 'Notes that may cover this: "A.MD" (a.md) - "about a.md".'
+        top = r.candidates[0].path
+        assert d.notes == [top]
+        assert d.line == f'Notes that may cover this: "{top.upper()}" ({top}) - "about {top}".'
     else:
         assert d.notes == [] and d.line == ""
 
@@ -256,7 +261,8 @@ def test_no_route_names_the_conditions_each_route_fails() -> None:
     assert (d.spoken, d.route) == (False, "weak")
     assert d.reasons[-1] == (
         "no route: strong: evidence 4.00 < 4.5; lead: lead 2.00x < 2.5x, coverage 0.31 < 0.4; "
-        "rare: coverage 0.31 < 0.6, no title, desc or headings word of weight 3.5; ahead: coverage 0.31 < 0.5; "
+        "rare: coverage 0.31 < 0.6, no title, desc or headings word of weight 3.5, the message holds 0.00 < 0.5 "
+        "of the words of the note's title, file name or aliases; ahead: coverage 0.31 < 0.5; "
         "sole: holds 0.31 < 0.8 of the message, no word English does not know in at most 2 notes that the second lacks"
     )
     # one word of the two: the ahead route names that too

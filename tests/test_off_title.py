@@ -137,3 +137,26 @@ def test_a_message_naming_the_note_still_speaks(conn: sqlite3.Connection) -> Non
     """Naming what the title names: a project by its name, a tool note by its subject."""
     assert decide(conn, "quillmark deploy command again?").notes == ["projects/quillmark.md"]
     assert decide(conn, "how did i run git bisect with pytest last time").notes == ["til/git-bisect.md"]
+
+
+def test_one_rare_word_of_a_long_title_does_not_name_the_note(tmp_path: Path) -> None:
+    """The rare route asks the message to name the note too, however much of the message the note
+    holds: "factorial" is rare and sits in the title below, but "explain factorial quickly" names
+    one word of four of the file name ("two ways to compute factorial", the best-held name); a
+    note whose name the message holds still speaks by that route."""
+    notes = dict(FILLER)
+    notes["til/postgres/two-ways-to-compute-factorial.md"] = (
+        "# Two ways to compute factorial in Postgres\n\nThe `!` operator is gone since Postgres 14; use "
+        "`factorial(n)`, or a recursive CTE that multiplies as it counts up.\n")  # fmt: skip
+    notes["projects/monswitch.md"] = ("# Monswitch\n\nSwitches both monitors' inputs over DDC/CI from the laptop; "
+                                      "exits 2 when a monitor does not answer.\n")  # fmt: skip
+    msg = "explain factorial quickly"
+    with indexed_connection(tmp_path, notes) as c:
+        before = decide(c, msg, replace(Settings(), title_share=0.0))
+        assert (before.route, before.notes) == ("rare", ["til/postgres/two-ways-to-compute-factorial.md"])
+        d = decide(c, msg)
+        assert (d.spoken, d.route) == (False, "weak")
+        assert "rare: the message holds 0.25 < 0.5 of the words of the note's title, file name or aliases" in d.reasons[-1]
+        spoken = decide(c, "monswitch is playing up again")
+        assert (spoken.route, spoken.notes) == ("rare", ["projects/monswitch.md"])
+        assert "the message holds 1.00 >= 0.5 of a name of the note" in spoken.reasons[-1]
