@@ -27,7 +27,7 @@ from notesdb.sync import DEFAULT_SKIP
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final, Iterable
 
 __all__ = ["Config", "resolve_notes", "resolve_db", "config_path", "load_config"]
 
@@ -148,6 +148,18 @@ def _user_config_dir() -> str:
 MAX_CONFIG_BYTES = 1024 * 1024
 
 
+#: The config file's tables and their settings (``gate``: any field of ``Settings``, checked there).
+_TABLES: Final = {"gate": (), "log": ("prompts",), "index": ("skip",), "meaning": ("enabled", "model")}
+
+
+def _did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``", did you mean 'x'?"`` for the closest known name (difflib's ratio >= 0.6), else ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f", did you mean {close[0]!r}?" if close else ""
+
+
 def load_config(config: str | os.PathLike[str] | None = None) -> Config:
     """Read the config file; a missing file gives the defaults.
 
@@ -175,9 +187,27 @@ def load_config(config: str | os.PathLike[str] | None = None) -> Config:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
     out = Config(path=path)
-    for table in ("gate", "log", "index", "meaning"):
+    for key in data:
+        if key not in _TABLES:
+            if isinstance(data[key], dict):
+                hint = _did_you_mean(key, _TABLES)
+                where = "table"
+            else:
+                owner = next((t for t, names in _TABLES.items() if key in names), None)
+                if owner is None and key in Settings.__dataclass_fields__:
+                    owner = "gate"
+                hint = f", it belongs under [{owner}]" if owner else ""
+                where = "setting outside a table"
+            raise ConfigError(f"config file {path}: unknown {where} {key!r}{hint} "
+                              f"(known tables: {', '.join(f'[{t}]' for t in _TABLES)})")  # fmt: skip
+    for table, known in _TABLES.items():
         if not isinstance(data.get(table, {}), dict):
             raise ConfigError(f"config file {path}: [{table}] must be a table of settings")
+        if known:
+            unknown = sorted(set(data.get(table, {})) - set(known))
+            if unknown:
+                raise ConfigError(f"config file {path}: unknown [{table}] setting {unknown[0]!r}"
+                                  f"{_did_you_mean(unknown[0], known)} (known: {', '.join(known)})")  # fmt: skip
     try:
         out.gate = Settings.from_mapping(data.get("gate", {}))
     except ValueError as e:
@@ -193,9 +223,6 @@ def load_config(config: str | os.PathLike[str] | None = None) -> Config:
             raise ConfigError(f"config file {path}: [index] skip must be a list of file names or glob patterns")
         out.skip = tuple(index["skip"])
     meaning = data.get("meaning", {})
-    unknown = sorted(set(meaning) - {"enabled", "model"})
-    if unknown:
-        raise ConfigError(f"config file {path}: unknown [meaning] setting {unknown[0]!r} (known: enabled, model)")
     if "enabled" in meaning:
         if not isinstance(meaning["enabled"], bool):
             raise ConfigError(f"config file {path}: [meaning] enabled must be true or false")

@@ -270,7 +270,11 @@ class Settings:
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise ValueError(f"unknown gate setting {key!r} (known: {', '.join(sorted(known))})")
+                import difflib
+
+                close = difflib.get_close_matches(key, sorted(known), n=1)
+                hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(sorted(known))}"
+                raise ValueError(f"unknown gate setting {key!r} ({hint})")
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"gate setting {key!r} must be a number, not {value!r}")
             if not _finite(value):

@@ -514,6 +514,12 @@ def test_log_when_empty(indexed: tuple[Path, Path]) -> None:
         ("gate = 5\n", "[gate] must be a table of settings"),  # valid TOML, wrong shape
         ("log = \"prompts\"\n", "[log] must be a table of settings"),  # a string, not a table
         ("[gate]\nlead_ratio = -1\n", "must be zero or more"),  # a negative threshold
+        # a misspelt name anywhere is refused, with the closest known name
+        ("[log]\nprompt = false\n", "unknown [log] setting 'prompt', did you mean 'prompts'? (known: prompts)"),
+        ("[index]\nskips = []\n", "unknown [index] setting 'skips', did you mean 'skip'? (known: skip)"),
+        ("[gaet]\nrare_weight = 3.0\n", "unknown table 'gaet', did you mean 'gate'?"),
+        ("rare_weight = 3.0\n", "unknown setting outside a table 'rare_weight', it belongs under [gate]"),
+        ("[gate]\nrare_wieght = 3\n", "unknown gate setting 'rare_wieght' (did you mean 'rare_weight'?)\n"),
     ],
 )
 def test_config_of_the_wrong_shape_is_one_line(indexed: tuple[Path, Path], tmp_path: Path, content: str, error: str) -> None:

@@ -339,6 +339,24 @@ def test_config_in_the_user_config_folder(indexed: tuple[Path, Path], isolated_h
     check_not_stored(*indexed)
 
 
+def test_a_misspelt_log_setting_stores_no_prompt(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """``[log] prompt = false`` (for ``prompts``) is an error the hook records, not a setting it
+    ignores while logging the message: nothing of the message reaches the database."""
+    vault, db = indexed
+    conf = tmp_path / "notesdb.toml"
+    conf.write_text("[log]\nprompt = false\n")
+    before = len(rows(db))
+    proc = subprocess.run(
+        [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db), "--config", str(conf)],
+        input=event(SECRET), capture_output=True, timeout=60,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    assert len(rows(db)) == before
+    assert NEEDLE not in raw_bytes(db)
+    errors = (db.parent / "hook-errors.jsonl").read_text()
+    assert "unknown [log] setting 'prompt', did you mean 'prompts'?" in errors and NEEDLE.decode() not in errors
+
+
 # --- no network ------------------------------------------------------------------------------
 
 
