@@ -209,7 +209,7 @@ def index(
     db: DbOpt = None,
     config: ConfigOpt = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the notes, in the same file (the decisions log is kept).")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every note with a problem (else one line per kind of problem).")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every note with a problem, also those unchanged since the last run (else one line per kind of problem found in this run).")] = False,
     meaning: Annotated[bool, typer.Option("--meaning", help="Also embed new and changed notes for matching by meaning (needs the meaning extra).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -279,7 +279,10 @@ def index(
         f"{total} notes in {db_path}: {len(stats.added)} added, {len(stats.modified)} changed, "
         f"{len(stats.renamed)} renamed, {len(stats.removed)} removed ({stats.elapsed_ms:.0f} ms)"
     )
-    _echo(problem_lines(stats.problems, verbose))
+    from notesdb.sync import stored_problems
+
+    # --verbose: every note with a problem, also those read before this run (found unchanged)
+    _echo(problem_lines({**stored_problems(conn), **stats.problems} if verbose else stats.problems, verbose))
     if stats.changed:  # what [index] skip and template detection left out, once per change
         for path in sorted(stats.skipped):
             typer.echo(f"skipped: {path}")

@@ -27,7 +27,7 @@ from typing import Any
 
 from notesdb.errors import DatabaseDamaged, NotesdbError, NotOurDatabase, SchemaTooNew
 from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, check_ours, move_aside, open_db, sqlite_uri, transaction
-from notesdb.sync import DEFAULT_SKIP, SyncStats, folder_problem, rebuild_index, sync, walk_notes
+from notesdb.sync import DEFAULT_SKIP, SyncStats, folder_problem, rebuild_index, stored_problems, sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
 __all__ = ["Check", "Report", "diagnose", "diagnose_hooks", "check_hooks", "side_files"]
@@ -460,17 +460,12 @@ def _check_permissions(report: Report, db_path: Path, repair: bool) -> None:
 def _check_notes(
     report: Report, notes: Path, skip: tuple[str, ...], conn: sqlite3.Connection | None
 ) -> None:
-    import json
-
     problems: dict[str, list[str]] = {}
     on_disk = dict(walk_notes(notes, skip, problems))
     if conn is not None:
-        for path, text in conn.execute("SELECT path, problems FROM notes WHERE problems != '[]'"):
+        for path, found in stored_problems(conn).items():
             if path in on_disk:
-                try:
-                    problems.setdefault(path, list(json.loads(text)))
-                except ValueError:
-                    problems.setdefault(path, [text])
+                problems.setdefault(path, found)
     for path in sorted(problems):
         report.add("note", WARNING, f"{path}: {'; '.join(problems[path])}")
 

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     Progress = Callable[[int, int], None]
     ParseNote = Callable[[str, bytes], Note]
 
-__all__ = ["DEFAULT_SKIP", "SyncStats", "folder_problem", "sync", "walk_notes", "rebuild_index", "rebuild_in_place"]
+__all__ = ["DEFAULT_SKIP", "SyncStats", "folder_problem", "sync", "walk_notes", "rebuild_index", "rebuild_in_place", "stored_problems"]
 
 #: Note files read: Markdown by extension, case-insensitive.
 NOTE_SUFFIXES: Final = (".md", ".markdown")
@@ -206,6 +206,19 @@ def walk_notes(
                 left_out(rel, "file name is not valid UTF-8: not indexed")
             else:
                 yield rel, est
+
+
+def stored_problems(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """What could not be read in each indexed note, as stored when it was last read (the notes
+    table's ``problems``, a JSON list): path -> problems, only notes that have some."""
+    out: dict[str, list[str]] = {}
+    for path, text in conn.execute("SELECT path, problems FROM notes WHERE problems != '[]'"):
+        try:
+            found = json.loads(text)
+        except ValueError:
+            found = [text]
+        out[path] = [str(p) for p in found] if isinstance(found, list) else [str(found)]
+    return out
 
 
 def _printable(rel: str) -> str:

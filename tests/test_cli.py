@@ -207,9 +207,15 @@ def test_index_sums_up_each_kind_of_problem_and_lists_them_with_verbose(vault: P
     ]
     r = invoke("index", "--rebuild", "--verbose", "--notes", str(vault), "--db", str(db_path))
     problems = [line for line in r.stdout.splitlines() if line.startswith("problem: ")]
-    assert problems == [f"problem: empty-{i:02}.md: empty file" for i in range(12)] + [
+    every = [f"problem: empty-{i:02}.md: empty file" for i in range(12)] + [
         "problem: scan.md: binary file (contains NUL bytes): only its name is indexed"
     ]
+    assert problems == every
+    # nothing changed since: without --verbose nothing is reported, with it every note still is
+    r = invoke("index", "--notes", str(vault), "--db", str(db_path))
+    assert [line for line in r.stdout.splitlines() if line.startswith("problem: ")] == []
+    r = invoke("index", "--verbose", "--notes", str(vault), "--db", str(db_path))
+    assert [line for line in r.stdout.splitlines() if line.startswith("problem: ")] == every
 
 
 def test_index_json(indexed: tuple[Path, Path]) -> None:
