@@ -2,7 +2,8 @@
 
 Each check says what it looked at and whether it is fine. With ``repair`` a check that fails
 is mended where that is safe: the FTS index is rebuilt from ``notes``, ``vocab`` is recounted,
-a stale index is synced, loose file permissions are set back to 0600, and a database that
+a stale index is synced, loose file permissions are set back to 0600, past hook errors (a
+decision was logged since) are cleared from ``hook-errors.jsonl``, and a database that
 cannot be read is moved aside to ``<name>.damaged-<time>`` (never deleted) and rebuilt from
 the notes. A database written by a newer notesdb is left alone.
 
@@ -173,10 +174,10 @@ def diagnose(
             _check_index(report, conn, notes, skip, repair)
             _check_fts(report, conn, repair)
             _check_vocab(report, conn, repair)
-            _check_log(report, conn, db_path)
+            _check_log(report, conn, db_path, repair)
             _check_meter(report, conn)
         else:
-            _check_hook_errors(report, db_path, None)
+            _check_hook_errors(report, db_path, None, repair)
         if not report.foreign:
             _check_permissions(report, db_path, repair)
         _check_notes(report, notes, skip, conn)
@@ -365,7 +366,7 @@ def _check_vocab(report: Report, conn: sqlite3.Connection, repair: bool) -> None
         report.add("vocab", PROBLEM, f"{differ} of {words} words differ from a recount")
 
 
-def _check_log(report: Report, conn: sqlite3.Connection, db_path: Path) -> None:
+def _check_log(report: Report, conn: sqlite3.Connection, db_path: Path, repair: bool = False) -> None:
     total, prompts, oldest = conn.execute(
         "SELECT count(*), count(prompt), min(time) FROM decisions"
     ).fetchone()
@@ -373,17 +374,19 @@ def _check_log(report: Report, conn: sqlite3.Connection, db_path: Path) -> None:
     if oldest:
         detail += f", oldest {oldest[:10]}"
     report.add("log", OK, detail)
-    _check_hook_errors(report, db_path, conn.execute("SELECT max(time) FROM decisions").fetchone()[0])
+    _check_hook_errors(report, db_path, conn.execute("SELECT max(time) FROM decisions").fetchone()[0], repair)
 
 
 #: Entries of ``hook-errors.jsonl`` whose text the doctor shows, newest first.
 SHOWN_HOOK_ERRORS = 3
 
 
-def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None) -> None:
+def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None, repair: bool = False) -> None:
     """What the hook could not log in this database: the newest entries' text. While the
     newest is later than the newest logged decision, the hook is failing on every call: a
-    problem.
+    problem. Otherwise they are past (a decision was logged since) and ``repair`` clears them:
+    the entries of this database and those whose database is unknown are taken out of the
+    file, the other databases' entries stay.
 
     Several databases share the folder of ``hook-errors.jsonl`` (the default location keeps
     every database there), so only the entries whose ``db`` is this database count, with those
@@ -403,6 +406,7 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None)
     except (OSError, RuntimeError):
         own_db = str(db_path)
     entries = []  # (time, error, whose database: True this one, False unknown)
+    others = []  # lines of other databases: never cleared here
     for line in lines:
         try:
             entry = json.loads(line)
@@ -413,6 +417,7 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None)
             continue
         db = entry.get("db")
         if db and db != own_db:
+            others.append(line)
             continue
         when = entry.get("time")
         entries.append((when if isinstance(when, str) else "", str(entry.get("error", "")), bool(db)))
@@ -428,6 +433,16 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None)
     shown = "; ".join(f"{t[:19]} {'' if mine else '(database unknown) '}{e}".strip() for t, e, mine in newest)
     detail = f"{path.name}: {', '.join(counts)}, newest first: {shown}"
     failing = bool(newest[0][0]) and (last_decision is None or newest[0][0] > last_decision)
+    if repair and not failing:
+        from notesdb.log import write_private
+
+        try:
+            write_private(path, "".join(line + "\n" for line in others))
+        except OSError as e:
+            report.add("hook errors", WARNING, f"{detail} (could not clear them: {e.strerror or e})")
+        else:
+            report.add("hook errors", FIXED, f"{detail} (past: a decision was logged since; cleared)")
+        return
     report.add("hook errors", PROBLEM if failing else WARNING,
                detail + (" (no decision logged since: the hook is failing)" if failing else ""))  # fmt: skip
 

@@ -670,6 +670,29 @@ def test_doctor_shows_a_bad_config_and_the_hook_errors_while_they_last(mistakes:
     assert proc.returncode == 0 and out.split("\n")[-2] == "healthy", out
     assert f"ok       config: {config}" in out
     assert "warning  hook errors: hook-errors.jsonl: 1 entry for this database, newest first: " in out  # history, shown
+    # past errors (a decision was logged since) are cleared by --repair, once; the file stays
+    proc = run("doctor", "--repair", "--notes", vault, "--db", db, env=env)
+    out = proc.stdout.decode()
+    fixed = next(line for line in out.split("\n") if "hook errors" in line)
+    assert fixed.startswith("fixed    hook errors: hook-errors.jsonl: 1 entry for this database, newest first: ")
+    assert fixed.endswith("(past: a decision was logged since; cleared)") and proc.returncode == 0, out
+    assert (db.parent / "hook-errors.jsonl").read_text() == ""
+    proc = run("doctor", "--notes", vault, "--db", db, env=env)
+    assert proc.returncode == 0 and "hook errors" not in proc.stdout.decode()
+
+
+def test_doctor_repair_keeps_the_hook_errors_of_a_failing_hook(mistakes: dict[str, Path]) -> None:
+    """While the hook fails on every message, --repair cannot mend it and does not hide it."""
+    vault, db = mistakes["vault"], mistakes["db"]
+    config = mistakes["tmp"] / "notesdb.toml"
+    config.write_text("[gate\n")
+    env = {**os.environ, "NOTESDB_CONFIG": str(config)}
+    assert run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE), env=env).returncode == 0
+    before = (db.parent / "hook-errors.jsonl").read_text()
+    proc = run("doctor", "--repair", "--notes", vault, "--db", db, env=env)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1 and "problem  hook errors: hook-errors.jsonl: 1 entry" in out, out
+    assert (db.parent / "hook-errors.jsonl").read_text() == before
 
 
 def test_doctor_counts_only_the_hook_errors_of_its_own_database(tmp_path: Path) -> None:
