@@ -638,8 +638,8 @@ def log_cmd(
             prompt = prompt[:67] + "..."
         said = ", ".join(r["notes"]) if r["spoken"] else "silent"
         typer.echo(f"#{r['id']} {r['time'][:19]} {r['elapsed_ms']:.0f} ms [{r['route']}] {prompt!r} -> {said}")
-        if r["error"]:
-            typer.echo(f"    error: {r['error']}")
+        if r["error"]:  # what went wrong or out of the ordinary (a database created, an index incomplete)
+            typer.echo(f"    notice: {r['error']}")
 
 
 def _full_short_help(typer_app: typer.Typer) -> None:

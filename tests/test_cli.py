@@ -509,6 +509,17 @@ def test_log_and_label_read_the_database_while_the_notes_folder_is_gone(vault: P
     assert (r.exit_code, r.stderr) == (1, f"Error: notes folder not found: {vault}\n")
 
 
+def test_log_shows_what_was_out_of_the_ordinary_as_a_notice(vault: Path, tmp_path: Path) -> None:
+    """A decision taken while creating the database is not an error: the log says "notice"."""
+    db = tmp_path / "new.db"
+    p = subprocess.run([str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+                       input=json.dumps({"prompt": COVERED_MESSAGE}).encode(), capture_output=True, timeout=60)  # fmt: skip
+    assert p.returncode == 0
+    text = invoke("log", "--notes", str(vault), "--db", str(db)).stdout.splitlines()
+    assert len(text) == 2 and text[0].startswith("#1 ")
+    assert text[1].startswith("    notice: the database was missing or empty: created it and indexed ")
+
+
 def test_log_when_empty(indexed: tuple[Path, Path]) -> None:
     assert invoke("log", *where(indexed)).stdout == "no decisions logged yet\n"
     assert json.loads(invoke("log", "--json", *where(indexed)).stdout) == []
