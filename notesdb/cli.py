@@ -546,8 +546,11 @@ def hook_install(
     if done.changed:
         typer.echo(f"wrote to {done.path}:")
         typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=False))
-        for old in done.replaced:
+        for old, old_db in zip(done.replaced, done.replaced_dbs):
             typer.echo(f"replaced the entry for {old}")
+            kept = _kept_database(old_db, db_path)
+            if kept:
+                typer.echo(kept)
     else:
         typer.echo(f"already installed in {done.path}, unchanged")
     typer.echo(index_line)
@@ -640,6 +643,31 @@ def log_cmd(
         typer.echo(f"#{r['id']} {r['time'][:19]} {r['elapsed_ms']:.0f} ms [{r['route']}] {prompt!r} -> {said}")
         if r["error"]:  # what went wrong or out of the ordinary (a database created, an index incomplete)
             typer.echo(f"    notice: {r['error']}")
+
+
+def _kept_database(old_db: str, new_db: Path) -> str:
+    """A line about the database a replaced hook entry used, when it is another file that still
+    exists: it keeps that entry's logged decisions and labels, and notesdb deletes nothing."""
+    if not old_db:
+        return ""
+    old = Path(old_db)
+    try:
+        if not old.is_file() or old.resolve() == new_db.resolve():
+            return ""
+    except OSError:
+        return ""
+    decisions = ""
+    try:
+        conn = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
+        try:
+            n = conn.execute("SELECT count(*) FROM decisions").fetchone()[0]
+            decisions = f"{n} decision{'s' if n != 1 else ''} logged, "
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        pass
+    return (f"the database that entry used is kept: {old} ({decisions}read them with 'notesdb log --db {old}'; "
+            "delete the file when you no longer need them)")  # fmt: skip
 
 
 def _full_short_help(typer_app: typer.Typer) -> None:

@@ -42,6 +42,8 @@ class Installed:
     #: the notesdb entries of that settings file the new one took the place of (each named by
     #: its notes folder, or by its command when it names none), in file order
     replaced: list[str] = field(default_factory=list)
+    #: the databases those entries named (``--db``), in the same order ("" when one names none)
+    replaced_dbs: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -344,6 +346,7 @@ def install(
     if old == [entry]:
         return Installed(path, entry, False, advice)
     replaced = [_described(h) for h in old]
+    replaced_dbs = [_option(clients.handler_argv(h) or [], "--db") or "" for h in old]
     text = _read(path)
     if text is None:  # a new file: notesdb's form
         _save(path, _dump({"hooks": {c.event: [{"hooks": [entry]}]}}, form))
@@ -368,7 +371,7 @@ def install(
         node, key, value = event, None, group
     text = jsonc.append(text, node, value, key=key, indent=form.indent, ascii_only=form.ascii_only)
     _save(path, text)
-    return Installed(path, entry, True, advice, replaced)
+    return Installed(path, entry, True, advice, replaced, replaced_dbs)
 
 
 def uninstall(scope: str = "user", *, client: str = "claude", cwd: Path | None = None) -> tuple[Path, int]:

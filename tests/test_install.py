@@ -354,12 +354,21 @@ def test_install_for_another_folder_says_which_entry_it_replaced(notes: Path, tm
     (other / "a.md").write_text("# A\n")
     (other / "b.md").write_text("# B\n")
     assert notesdb("hook", "install", "--notes", str(notes)).returncode == 0
+    [first] = ours(json.loads(user_settings(isolated_home).read_text()))
+    old_db = argv(first)[argv(first).index("--db") + 1]
     r = notesdb("hook", "install", "--notes", str(other))
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     [entry] = ours(json.loads(user_settings(isolated_home).read_text()))
     db = argv(entry)[argv(entry).index("--db") + 1]
-    assert lines[-2:] == [f"replaced the entry for {notes.resolve()}", f"indexed 2 notes into {db}"]
+    # the first folder's database (its logged decisions) is kept, and said so
+    assert lines[-3:] == [
+        f"replaced the entry for {notes.resolve()}",
+        f"the database that entry used is kept: {old_db} (0 decisions logged, read them with "
+        f"'notesdb log --db {old_db}'; delete the file when you no longer need them)",
+        f"indexed 2 notes into {db}",
+    ]
+    assert Path(old_db).is_file() and old_db != db
     check_entry(entry, other)
 
 
