@@ -283,6 +283,12 @@ def sync(
     changed = _changed(on_disk, indexed)
     gone = [p for p in indexed if p not in on_disk]
     if not on_disk and indexed:
+        if stats.skipped:  # the folder is there and full: the skip patterns left nothing in it
+            raise NotesFolderEmpty(
+                f"the [index] skip patterns {list(skip)} leave no notes in {root_path} "
+                f"({len(stats.skipped)} files and folders skipped, e.g. {stats.skipped[0]}) but the index "
+                f"has {len(indexed)}: not removing them; fix the patterns in the config file"
+            )
         raise NotesFolderEmpty(
             f"notes folder {root_path} holds no notes but the index has {len(indexed)}: "
             "not removing them (is the folder mounted?); run 'notesdb index --rebuild' to empty it"

@@ -443,3 +443,18 @@ def test_an_emptied_folder_does_not_wipe_the_index(synced: tuple[Path, sqlite3.C
     (empty / "only.md").write_text("# Only\n", encoding="utf-8")
     stats = sync(conn, empty)
     assert (len(stats.removed), stats.added) == (before, ["only.md"])
+
+
+def test_skip_patterns_that_leave_no_notes_are_named_not_taken_for_an_unmounted_folder(
+    synced: tuple[Path, sqlite3.Connection],
+) -> None:
+    """``[index] skip = ["*"]`` on a full folder: the index is kept, and the error names the
+    patterns (not "is the folder mounted?", and not '--rebuild', which would empty the index)."""
+    vault, conn = synced
+    before = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+    with pytest.raises(NotesFolderEmpty) as e:
+        sync(conn, vault, skip=("*",))
+    assert str(e.value).startswith(f"the [index] skip patterns ['*'] leave no notes in {vault} (")
+    assert str(e.value).endswith(f"but the index has {before}: not removing them; fix the patterns in the config file")
+    assert "mounted" not in str(e.value) and "--rebuild" not in str(e.value)
+    assert conn.execute("SELECT count(*) FROM notes").fetchone()[0] == before
