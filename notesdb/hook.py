@@ -100,6 +100,23 @@ def _text(value: object, limit: int) -> str:
     return s
 
 
+#: Characters of a ``session_id`` kept as they are; real ones are UUIDs (36).
+SESSION_ID_CHARS: Final = 200
+
+
+def _session_id(value: object) -> str:
+    """The event's ``session_id``, as typed when it is short; a longer one keeps its first 180
+    characters and gains its length and CRC-32 (zlib), so that two long ids sharing a start stay
+    two conversations (not hashlib: the hook does not import it, see ``notesdb.config``)."""
+    s = value if isinstance(value, str) else str(value or "")
+    if len(s) <= SESSION_ID_CHARS:
+        return _text(s, SESSION_ID_CHARS)
+    import zlib
+
+    whole = s.encode("utf-8", "surrogatepass")
+    return _text(s, 180) + f"~{len(s)}:{zlib.crc32(whole):08x}"
+
+
 def _parse_args(argv: list[str]) -> dict[str, str | bool]:
     opts: dict[str, str | bool] = {}
     it = iter(argv)
@@ -305,7 +322,7 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                 if decision.spoken and gone:  # deleted or moved since the index last saw it
                     decision = Decision(spoken=False, route="note-missing")
                     errors.append(f"named notes no longer on disk: {', '.join(gone[:MAX_LOGGED_PROBLEMS])}")
-                session_id = _text(event.get("session_id"), 200)
+                session_id = _session_id(event.get("session_id"))
                 if decision.spoken and session_id:
                     from notesdb.conversation import earlier, hold_back
 
@@ -325,7 +342,7 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                 conn,
                 decision,
                 text,
-                session_id=_text(event.get("session_id"), 200),
+                session_id=_session_id(event.get("session_id")),
                 cwd=_text(event.get("cwd"), 1000),
                 log_prompt=bool(log_prompt),
             )
@@ -337,7 +354,7 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                     "error": f"decision not logged: {type(e).__name__}: {e}",
                     "route": decision.route,
                     "notes": decision.notes,
-                    "session_id": _text(event.get("session_id"), 200),
+                    "session_id": _session_id(event.get("session_id")),
                 },
                 notes,
             )
@@ -362,7 +379,7 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                 "time": now_iso(),
                 "error": error,
                 "input_problem": problem,
-                "session_id": _text(event.get("session_id"), 200),
+                "session_id": _session_id(event.get("session_id")),
             },
             notes,
         )

@@ -58,6 +58,19 @@ def test_a_note_is_named_once_per_conversation(folder: tuple[Path, Path]) -> Non
     assert other == first
 
 
+def test_long_session_ids_that_share_a_start_are_two_conversations(folder: tuple[Path, Path]) -> None:
+    """Ids are kept to 200 characters; two longer ones with the same first 200 are still two
+    conversations (each keeps its length and checksum), and each is one with itself."""
+    one, two = "a" * 10_000, "a" * 10_001
+    first = say(folder, "when did we treat the beehives for varroa", one)
+    assert first is not None and "/beehives.md)" in first
+    assert say(folder, "when did we treat the beehives for varroa", two) == first
+    assert say(folder, "when did we treat the beehives for varroa", one) is None  # said before in it
+    ids = [r["session_id"] for r in decision_rows(folder[1])[-3:]]
+    assert ids[0] == ids[2] != ids[1] and all(len(i) <= 200 for i in ids)
+    assert ids[0].startswith("a" * 180 + "~10000:")
+
+
 def test_check_explains_a_note_held_back(folder: tuple[Path, Path]) -> None:
     vault, db = folder
     assert say(folder, "when did we treat the beehives for varroa", "s-9") is not None
