@@ -583,6 +583,9 @@ def hook_uninstall(
     except NotesdbError as e:
         fail(str(e))
         return
+    if removed == 0 and not path.exists():
+        typer.echo(f"no settings file at {path}: no notesdb hook to remove")
+        return
     typer.echo(f"removed {removed} notesdb hook entr{'y' if removed == 1 else 'ies'} from {path}")
 
 

@@ -204,6 +204,11 @@ def test_uninstall_removes_exactly_the_entry(notes: Path, isolated_home: Path) -
     r = notesdb("hook", "uninstall")
     assert r.stdout == f"removed 0 notesdb hook entries from {path}\n"
     assert path.read_bytes() == before
+    # no settings file at all: said so, and none is created
+    path.unlink()
+    r = notesdb("hook", "uninstall")
+    assert (r.returncode, r.stdout) == (0, f"no settings file at {path}: no notesdb hook to remove\n")
+    assert not path.exists()
 
 
 def test_uninstall_drops_the_hooks_it_emptied(notes: Path, isolated_home: Path) -> None:
