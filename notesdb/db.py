@@ -35,6 +35,8 @@ __all__ = [
     "transaction",
     "note_count",
     "searchable_count",
+    "TABLES",
+    "missing_tables",
 ]
 
 #: ``PRAGMA user_version`` after the last migration in ``notesdb/migrations.py``.
@@ -135,6 +137,21 @@ def foreign(conn: sqlite3.Connection) -> str:
     if app_id:
         return f"application_id {app_id:#x}, not notesdb's {APPLICATION_ID:#x}"
     return "tables: " + ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+
+
+#: The tables and views the migrations create (``notesdb.migrations``), which every current
+#: database holds; ``tests/test_migrations.py`` checks this list against a new database.
+TABLES: Final = (
+    "decisions", "english", "lexicon", "meta", "note_vectors", "notes", "notes_fts", "notes_fts_terms", "notes_text",
+    "vocab",
+)
+
+
+def missing_tables(conn: sqlite3.Connection) -> list[str]:
+    """The tables of :data:`TABLES` the open database lacks (dropped by hand or by another
+    program), sorted; empty for a whole database."""
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    return [t for t in TABLES if t not in have]
 
 
 _MAGIC: Final = b"SQLite format 3\x00"

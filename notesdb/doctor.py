@@ -2,7 +2,8 @@
 
 Each check says what it looked at and whether it is fine. With ``repair`` a check that fails
 is mended where that is safe: the FTS index is rebuilt from ``notes``, ``vocab`` is recounted,
-a stale index is synced, loose file permissions are set back to 0600, past hook errors (a
+a stale index is synced, a database missing some of its tables is moved aside (kept) and
+rebuilt, loose file permissions are set back to 0600, past hook errors (a
 decision was logged since) are cleared from ``hook-errors.jsonl``, and a database that
 cannot be read is moved aside to ``<name>.damaged-<time>`` (never deleted) and rebuilt from
 the notes. A database written by a newer notesdb is left alone.
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from notesdb.errors import DatabaseDamaged, NotesdbError, NotOurDatabase, SchemaTooNew
-from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, check_ours, move_aside, open_db, sqlite_uri, transaction
+from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, check_ours, missing_tables, move_aside, open_db, sqlite_uri, transaction
 from notesdb.sync import DEFAULT_SKIP, SyncStats, folder_problem, rebuild_index, stored_problems, sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
@@ -261,6 +262,18 @@ def _check_database(
             report.add("schema", PROBLEM, f"version {version}: migrating failed: {e}")
             return None
         report.add("schema", FIXED, f"version {version}: migrated to {SCHEMA_VERSION}")
+        return conn
+    missing = missing_tables(conn)
+    if missing:
+        what = f"version {version}, but tables are missing: {', '.join(missing)}"
+        conn.close()
+        if not repair:
+            report.add("schema", PROBLEM, f"{what}: run 'notesdb doctor --repair' (it moves the database aside, "
+                                          "kept, and rebuilds it from the notes)")  # fmt: skip
+            return None
+        conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
+        where = moved.name if moved else "nowhere"
+        report.add("schema", FIXED, f"{what}: moved it to {where} and rebuilt {_indexed(stats)} notes")
         return conn
     report.add("schema", OK, f"version {version}")
     return conn

@@ -465,6 +465,29 @@ def test_doctor_reports_then_repairs(indexed: tuple[Path, Path], kind: str) -> N
     consistent(db, vault)
 
 
+@pytest.mark.parametrize("table", ["english", "decisions"])
+def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: tuple[Path, Path], table: str) -> None:
+    """A table dropped by hand leaves the hook silent on every message: doctor says so (it
+    said "healthy"), and --repair moves the file aside (kept) and rebuilds it."""
+    vault, db = indexed
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute(f"DROP TABLE {table}")
+    conn.close()
+    proc = run("doctor", "--notes", vault, "--db", db)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, out
+    assert f"problem  schema: version 11, but tables are missing: {table}: run 'notesdb doctor --repair'" in out
+    proc = run("doctor", "--notes", vault, "--db", db, "--repair")
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and out.splitlines()[-1] == "healthy", out
+    aside = sorted(db.parent.glob(db.name + ".damaged-*"))
+    assert len(aside) == 1
+    assert f"fixed    schema: version 11, but tables are missing: {table}: moved it to {aside[0].name} and rebuilt " in out
+    proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE))
+    assert COVERED_NOTE.encode() in proc.stdout
+    consistent(db, vault)
+
+
 def test_doctor_on_a_healthy_index(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     # a note whose front matter is not YAML: an unquoted description that starts with a quoted word

@@ -38,6 +38,10 @@ def test_blank_database(db_path: Path) -> None:
         "title_extra", "desc_extra", "headings_extra", "body_extra", "searchable",
     ]  # fmt: skip
     assert migrations.pending(Database(conn)) == []
+    # the list doctor checks is the migrations' own: every table and view, FTS5's shadow tables aside
+    made = {n for n in names(conn, "table") | names(conn, "view") if not n.startswith(("_", "sqlite_"))}
+    assert set(store.TABLES) == {n for n in made if not n.startswith("notes_fts_") or n == "notes_fts_terms"}
+    assert store.missing_tables(conn) == []
 
 
 @pytest.mark.parametrize("table", ["notes", "notes_fts", "vocab", "decisions", "meta"])
