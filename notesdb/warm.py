@@ -41,6 +41,9 @@ CLIENT_TIMEOUT_S: Final = 2.0
 #: Longest socket path used beside the database: ``sun_path`` holds 108 bytes on Linux and
 #: 104 on macOS, terminating NUL included.
 MAX_SOCKET_PATH: Final = 100
+#: Largest answer the hook takes from the warm process: the line is at most 600 characters
+#: (``gate.MAX_LINE_CHARS``), so its JSON is far under this.
+MAX_ANSWER_BYTES: Final = 64 * 1024
 #: Largest request the warm process reads: 16 MiB of event (a pasted message may be long;
 #: the hook itself logs at most 100,000 characters of it).
 MAX_REQUEST_BYTES: Final = 16 * 1024 * 1024
@@ -123,11 +126,16 @@ def ask(path: str | os.PathLike[str], argv: list[str], raw: bytes, timeout: floa
     :param argv: explicit hook arguments (``--notes``, ``--db``, ``--config``, ``--no-log``)
     :param raw: the hook's stdin bytes
     :param timeout: seconds for the whole exchange
-    :returns: what the hook prints (``""`` for silence), or None when no warm process
-        answered (nothing listening, refused, timed out, closed early)
+    :returns: what the hook prints (``""`` for silence, else one JSON object), or None when no
+        warm process answered so (nothing listening, refused, timed out, closed early, an answer
+        longer than ``MAX_ANSWER_BYTES`` or that is not what the hook prints)
     """
+    import time
+
+    deadline = time.monotonic() + timeout
     head = "\0".join(argv).encode("utf-8", "surrogateescape")
     chunks = []
+    size = 0
     s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         s.settimeout(timeout)
@@ -137,9 +145,16 @@ def ask(path: str | os.PathLike[str], argv: list[str], raw: bytes, timeout: floa
         s.sendall(b"%d\n" % len(head) + head + raw)
         s.shutdown(_socket.SHUT_WR)
         while True:
+            left = deadline - time.monotonic()
+            if left <= 0:  # the whole exchange, not each read: a trickle of bytes is a timeout
+                return None
+            s.settimeout(left)
             chunk = s.recv(65536)
             if not chunk:
                 break
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES + 3:
+                return None
             chunks.append(chunk)
     except (OSError, ValueError):
         return None
@@ -148,7 +163,21 @@ def ask(path: str | os.PathLike[str], argv: list[str], raw: bytes, timeout: floa
     data = b"".join(chunks)
     if not data.startswith(b"ok\n"):  # a process that died mid-answer sends nothing
         return None
-    return data[3:].decode("utf-8", "replace")
+    answer = data[3:].decode("utf-8", "replace")
+    return answer if _hook_output(answer) else None
+
+
+def _hook_output(answer: str) -> bool:
+    """True for what ``notesdb hook`` prints: nothing, or one line of JSON, an object whose
+    first key is ``hookSpecificOutput`` (``notesdb.hook``), with no control character (JSON
+    escapes them). Checked by its shape, not parsed: the client imports no ``json``."""
+    if not answer:
+        return True
+    return (
+        answer.startswith('{"hookSpecificOutput": {')
+        and answer.endswith("}}")
+        and not any(c < " " or c == "\x7f" for c in answer)
+    )
 
 
 def _served_by_me(s: Any) -> bool:

@@ -201,13 +201,13 @@ def test_listener_answers_what_the_judge_returns(tmp_path: Path) -> None:
 
     def judge(raw: bytes, argv: list[str]) -> str:
         seen.append((raw, argv))
-        return "" if b"thanks" in raw else '{"x": "ünï"}'
+        return "" if b"thanks" in raw else '{"hookSpecificOutput": {"additionalContext": "ünï"}}'
 
     listener = WarmListener(tmp_path / "n.db.sock", judge)
     listener.start()
     try:
         assert listener.serving.wait(5)
-        assert ask(listener.path, ["--db", "d"], event(HIT)) == '{"x": "ünï"}'
+        assert ask(listener.path, ["--db", "d"], event(HIT)) == '{"hookSpecificOutput": {"additionalContext": "ünï"}}'
         assert ask(listener.path, [], event(MISS)) == ""  # silence is an answer, not a failure
     finally:
         listener.close()
@@ -256,6 +256,41 @@ def test_an_answer_from_another_users_socket_is_never_used(tmp_path: Path) -> No
     try:
         assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
         assert ask(path, [], event(HIT)) is None  # the client judges the message itself
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+ODD_SERVER = """
+import socket, sys, time
+path, kind = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_UNIX)
+s.bind(path)
+s.listen(1)
+print("ready", flush=True)
+c, _ = s.accept()
+c.recv(65536)
+if kind == "trickle":  # a stalled process: a byte now and then, never the end
+    c.sendall(b"ok\\n")
+    for _ in range(40):
+        time.sleep(0.1)
+        c.sendall(b" ")
+else:  # an answer that is not what the hook prints
+    c.sendall(b"ok\\nthis is not json \\x1b[31m red")
+c.close()
+"""
+
+
+@pytest.mark.parametrize("kind", ["trickle", "junk"])
+def test_a_stalled_or_odd_warm_answer_is_never_printed(tmp_path: Path, kind: str) -> None:
+    """The timeout is for the whole exchange (a trickle of spaces once took 18 s and printed
+    them), and only what the hook itself prints is passed on: else the client judges itself."""
+    path = tmp_path / "n.db.sock"
+    proc = subprocess.Popen([sys.executable, "-c", ODD_SERVER, str(path), kind], stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
+        # a trickle: 4 s of spaces, each read within the old per-read timeout of 1 s
+        assert ask(path, [], event(HIT), timeout=1.0) is None
     finally:
         proc.kill()
         proc.wait()
