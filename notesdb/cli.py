@@ -858,7 +858,7 @@ def label_list(
 
 @label_app.command("export")
 def label_export(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Cases file to write (JSON Lines); - for stdout.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", parser=_path, help="Cases file to write (JSON Lines); - for stdout.")],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -536,3 +537,74 @@ def test_config_that_is_a_fifo_is_refused_not_read(indexed: tuple[Path, Path], t
     os.mkfifo(fifo)
     r = invoke("check", "hello", *where(indexed), "--config", str(fifo))
     assert (r.exit_code, r.stderr) == (1, f"Error: config file is not a regular file: {fifo}\n")
+
+
+# --- label export: never over the database, a device or a pipe -----------------
+
+
+def _labelled_db(indexed: tuple[Path, Path]) -> None:
+    """Run the hook once on a message and label its decision right (real hook process)."""
+    vault, db = indexed
+    proc = subprocess.run([str(NOTESDB_EXE), "hook", *where(indexed)], input=json.dumps({"prompt": COVERED_MESSAGE, "session_id": "s1"}),
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    r = invoke("label", "set", "1", "right", *where(indexed))
+    assert r.exit_code == 0, r.stderr
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm", "-journal"])
+@pytest.mark.parametrize("via_symlink", [False, True])
+def test_label_export_force_refuses_the_database_and_its_files(indexed: tuple[Path, Path], tmp_path: Path, suffix: str, via_symlink: bool) -> None:
+    vault, db = indexed
+    _labelled_db(indexed)
+    target = db.with_name(db.name + suffix)
+    if not target.exists():  # SQLite removes and makes its side files itself: only the name matters
+        target.write_bytes(b"")
+    name = target
+    if via_symlink:
+        name = tmp_path / "link.jsonl"
+        name.symlink_to(target)
+    r = invoke("label", "export", str(name), "--force", *where(indexed))
+    assert r.exit_code == 1
+    assert r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert f"is the database in use ({target})" in r.stderr
+    if target.exists():  # no cases file was written over it
+        assert b'"expect"' not in target.read_bytes()
+    conn = sqlite3.connect(db)  # the live database still holds its decision and label
+    assert conn.execute("SELECT label FROM decisions WHERE id = 1").fetchone() == ("right",)
+    conn.close()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "socket"])
+def test_label_export_force_refuses_what_is_not_a_regular_file(indexed: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
+    import socket
+    import stat as statmod
+
+    _labelled_db(indexed)
+    target = tmp_path / f"target-{kind}"
+    sock = None
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(target))
+    try:
+        mode = target.lstat().st_mode
+        r = invoke("label", "export", str(target), "--force", *where(indexed))
+        assert r.exit_code == 1
+        assert r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.stderr
+        assert "not a regular file" in r.stderr
+        assert target.lstat().st_mode == mode and not statmod.S_ISREG(mode)
+    finally:
+        if sock is not None:
+            sock.close()
+
+
+def test_label_export_to_an_empty_path_is_a_usage_error(indexed: tuple[Path, Path]) -> None:
+    _labelled_db(indexed)
+    r = subprocess.run([str(NOTESDB_EXE), "label", "export", "", "--force", *where(indexed)],
+                       capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "Error: Invalid value for 'FILE': an empty path names nothing\n"
