@@ -713,7 +713,7 @@ def _damaged(e: BaseException) -> bool:
 
 @app.command("eval")
 def eval_cmd(
-    cases: Annotated[Path, typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (id, message, expect, kind).", show_default=False)],
+    cases: Annotated[Path, typer.Argument(metavar="CASES", parser=_path, help="Labelled cases, JSON Lines (id, message, expect, kind).", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -896,7 +896,7 @@ def label_export(
 
 @app.command("tune")
 def tune_cmd(
-    cases: Annotated[Optional[Path], typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
+    cases: Annotated[Optional[Path], typer.Argument(metavar="CASES", parser=_path, help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,

@@ -608,3 +608,10 @@ def test_label_export_to_an_empty_path_is_a_usage_error(indexed: tuple[Path, Pat
                        capture_output=True, text=True, timeout=60)  # fmt: skip
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr == "Error: Invalid value for 'FILE': an empty path names nothing\n"
+
+
+@pytest.mark.parametrize("command", ["eval", "tune"])
+def test_an_empty_cases_path_is_a_usage_error(indexed: tuple[Path, Path], command: str) -> None:
+    r = subprocess.run([str(NOTESDB_EXE), command, "", *where(indexed)], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "Error: Invalid value for 'CASES': an empty path names nothing\n"
