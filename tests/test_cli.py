@@ -539,6 +539,31 @@ def test_config_that_is_a_fifo_is_refused_not_read(indexed: tuple[Path, Path], t
     assert (r.exit_code, r.stderr) == (1, f"Error: config file is not a regular file: {fifo}\n")
 
 
+@pytest.mark.parametrize("command", [["check", "hello"], ["search", "worcester"], ["tune", "--generic", "--write"]])
+def test_config_nested_too_deeply_is_one_line(indexed: tuple[Path, Path], tmp_path: Path, command: list[str]) -> None:
+    conf = tmp_path / "deep.toml"
+    text = "a=" + "[" * 500 + "]" * 500 + "\n"  # tomllib recurses once per level
+    conf.write_text(text)
+    r = subprocess.run([str(NOTESDB_EXE), *command, *where(indexed), "--config", str(conf)],
+                       capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert (r.returncode, r.stderr) == (1, f"Error: config file {conf} is not valid TOML: arrays or tables nested too deeply\n")
+    assert conf.read_text() == text
+
+
+def test_config_with_a_byte_order_mark_is_read(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    conf = tmp_path / "bom.toml"
+    conf.write_bytes("\ufeff[gate]\nlead_ratio = -1\n".encode())  # read: its bad value is reported
+    r = invoke("check", "hello", *where(indexed), "--config", str(conf))
+    assert r.exit_code == 1 and "must be zero or more" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    conf.write_bytes("\ufeff[log]\nprompts = false\n".encode())
+    r = invoke("check", COVERED_MESSAGE, *where(indexed), "--config", str(conf))
+    assert (r.exit_code, r.stderr) == (0, "")
+    conf.write_bytes("\ufeff[gate]\n".encode())  # tune --write keeps reading and writing it
+    r = invoke("tune", "--generic", "--write", *where(indexed), "--config", str(conf))
+    assert r.exit_code == 0, r.stderr
+    assert conf.read_text(encoding="utf-8").startswith("[gate]\n")
+
+
 # --- label export: never over the database, a device or a pipe -----------------
 
 
