@@ -75,6 +75,23 @@ def _main(
     """Tell your AI assistant which of your Markdown notes cover each message, or nothing."""
 
 
+#: The database the running command works on, named by :func:`run` when SQLite refuses to write it.
+_DATABASE_IN_USE: list[Path] = []
+
+
+def _in_use(db_path: Path) -> Path:
+    """Remember ``db_path`` as the database of the running command; returns it."""
+    _DATABASE_IN_USE[:] = [db_path]
+    return db_path
+
+
+def _unwritable(e: BaseException) -> bool:
+    """True for SQLite's errors that mean the database or its folder cannot be written (the
+    file, its -wal or -shm file, or the folder where they are made are read-only)."""
+    text = str(e).lower()
+    return any(w in text for w in ("readonly", "read-only", "unable to open database file"))
+
+
 def fail(message: str, code: int = 1) -> None:
     """Print ``Error: message`` on stderr and exit with ``code``."""
     typer.echo(f"Error: {message}", err=True)
@@ -106,22 +123,23 @@ class Opened:
 
         self.config = cfg.load_config(config)
         self.notes: Path | None
+        self.db_path: Path
         self.stats = None
         if db_only and not (notes or os.environ.get("NOTESDB_NOTES")):
             self.notes = None
             self.db_path = cfg.resolve_db(db, None)
-            self.conn = open_db(self.db_path, create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            self.conn = open_db(_in_use(self.db_path), create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
             return
         if db_only and not cfg.resolve_notes(notes).is_dir():
             # the folder is gone (an unmounted drive, a renamed vault): its database, the one
             # named or the folder's default, still holds the log
             self.notes = None
             self.db_path = cfg.resolve_db(db, cfg.resolve_notes(notes))
-            self.conn = open_db(self.db_path, create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            self.conn = open_db(_in_use(self.db_path), create=False, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
             return
         self.notes = notes_folder(notes)
         self.db_path = cfg.resolve_db(db, self.notes)
-        self.conn = open_db(self.db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+        self.conn = open_db(_in_use(self.db_path), busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
         if sync:
             if progress:
                 self.stats = _sync_with_progress(self.conn, self.notes, self.config.skip)
@@ -230,7 +248,7 @@ def index(
         moved = None
         conn = None
         try:
-            conn = open_db(db_path, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            conn = open_db(_in_use(db_path), busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
             if rebuild:  # in place: the file, and the decisions log in it, stay
                 stats = _rebuild_in_place_with_progress(conn, folder, conf.skip)
             else:
@@ -715,6 +733,10 @@ def run() -> None:
         typer.echo("Error: aborted", err=True)
         sys.exit(1)
     except sqlite3.DatabaseError as e:
+        if _unwritable(e):
+            name = f"database {_DATABASE_IN_USE[0]}" if _DATABASE_IN_USE else "the database"
+            typer.echo(f"Error: {name} cannot be written: {e} (check its permissions and those of its folder)", err=True)
+            sys.exit(1)
         if not _damaged(e) and "locked" not in str(e) and "busy" not in str(e):
             raise
         typer.echo(
@@ -747,7 +769,7 @@ def _damaged(e: BaseException) -> bool:
 
 @app.command("eval")
 def eval_cmd(
-    cases: Annotated[Path, typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (id, message, expect, kind).", show_default=False)],
+    cases: Annotated[Path, typer.Argument(metavar="CASES", parser=_path, help="Labelled cases, JSON Lines (id, message, expect, kind).", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -892,7 +914,7 @@ def label_list(
 
 @label_app.command("export")
 def label_export(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Cases file to write (JSON Lines); - for stdout.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", parser=_path, help="Cases file to write (JSON Lines); - for stdout.")],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -930,7 +952,7 @@ def label_export(
 
 @app.command("tune")
 def tune_cmd(
-    cases: Annotated[Optional[Path], typer.Argument(metavar="CASES", help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
+    cases: Annotated[Optional[Path], typer.Argument(metavar="CASES", parser=_path, help="Labelled cases, JSON Lines (see notesdb eval); optional with --generic.", show_default=False)] = None,
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -1031,7 +1053,7 @@ def doctor_cmd(
         else:
             folder = cfg.resolve_notes(notes)
             report = diagnose(
-                folder, cfg.resolve_db(db, folder), skip=conf.skip, repair=repair,
+                folder, _in_use(cfg.resolve_db(db, folder)), skip=conf.skip, repair=repair,
                 config=(cfg.config_path(config), config_problem),
             )  # fmt: skip
     except NotesdbError as e:

@@ -160,6 +160,25 @@ def _did_you_mean(word: str, known: Iterable[str]) -> str:
     return f", did you mean {close[0]!r}?" if close else ""
 
 
+def parse_toml(raw: bytes, path: Path, refusing: str = "") -> dict[str, Any]:
+    """The table of a config file's bytes: UTF-8, a leading byte order mark (some Windows
+    editors write one) skipped.
+
+    :param path: the file, named in the error
+    :param refusing: added to the error's message after "is not valid TOML"
+    :raises ConfigError: not UTF-8, not TOML, or nested deeper than Python's recursion limit
+        (tomllib parses nested arrays and inline tables recursively)
+    """
+    import tomllib
+
+    try:
+        return tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"config file {path} is not valid TOML{refusing}: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"config file {path} is not valid TOML{refusing}: arrays or tables nested too deeply") from None
+
+
 def load_config(config: str | os.PathLike[str] | None = None) -> Config:
     """Read the config file; a missing file gives the defaults.
 
@@ -180,12 +199,7 @@ def load_config(config: str | os.PathLike[str] | None = None) -> Config:
         return Config()
     except OSError as e:
         raise ConfigError(f"config file cannot be read: {path} ({e.strerror})") from None
-    import tomllib
-
-    try:
-        data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
+    data = parse_toml(raw, path)
     out = Config(path=path)
     for key in data:
         if key not in _TABLES:

@@ -252,18 +252,49 @@ def _create_private(path: Path) -> None:
     os.close(fd)
 
 
-def _owner_only(p: Path) -> None:
-    """Set the database and its ``-wal``/``-shm`` files to 0600 when others may read them and
-    they belong to the current user (another user's file is left as it is). SQLite gives the
-    ``-wal`` and ``-shm`` files it creates the database file's mode."""
+#: The files SQLite keeps beside a database: its write-ahead log, its shared memory index and
+#: its rollback journal (sqlite.org/tempfiles.html).
+SQLITE_SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+def private_side_files(p: Path) -> list[tuple[Path, int]]:
+    """Set the ``-wal``, ``-shm`` and ``-journal`` files of the database ``p`` that belong to
+    the current user to 0600 (owner read and write) when their mode is any other.
+
+    SQLite creates them with the database file's mode: after the database was made read-only
+    (0400) once, a ``-shm`` left at 0400 would make every later write fail with "attempt to
+    write a readonly database" even once the database is writable again; one readable by
+    others would show them the logged messages. Another user's file is left as it is.
+
+    :returns: each file changed and its former mode (``st_mode & 0o7777``)
+    """
     uid = os.geteuid() if hasattr(os, "geteuid") else None
-    for f in (p, p.with_name(p.name + "-wal"), p.with_name(p.name + "-shm")):
+    changed = []
+    for suffix in SQLITE_SIDE_SUFFIXES:
+        f = p.with_name(p.name + suffix)
         try:
-            st = os.stat(f)
-            if st.st_mode & 0o077 and st.st_uid == uid:
+            st = os.lstat(f)
+            mode = statmod.S_IMODE(st.st_mode)
+            if statmod.S_ISREG(st.st_mode) and mode != 0o600 and st.st_uid == uid:
                 os.chmod(f, 0o600)
+                changed.append((f, mode))
         except OSError:  # gone, or not ours to change: left as it is
             pass
+    return changed
+
+
+def _owner_only(p: Path) -> None:
+    """Set the database to 0600 when others may read it and it belongs to the current user
+    (another user's file is left as it is; a database made read-only, 0400, stays so), and its
+    side files to 0600 (:func:`private_side_files`)."""
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    try:
+        st = os.stat(p)
+        if st.st_mode & 0o077 and st.st_uid == uid:
+            os.chmod(p, 0o600)
+    except OSError:  # gone, or not ours to change: left as it is
+        pass
+    private_side_files(p)
 
 
 def open_db(
@@ -273,7 +304,8 @@ def open_db(
 
     The file is created readable by its owner only (0600), in WAL mode with a busy timeout of
     ``BUSY_TIMEOUT_MS``; an existing file of the current user that others may read is set to
-    0600, with its ``-wal`` and ``-shm`` files. Pending migrations are applied (importing sqlite-utils only then).
+    0600, and its ``-wal``, ``-shm`` and ``-journal`` files to 0600 whatever their mode
+    (:func:`private_side_files`). Pending migrations are applied (importing sqlite-utils only then).
 
     :param path: the database file
     :param create: create the file when missing; when False a missing file raises
@@ -299,6 +331,8 @@ def _open(p: Path, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
             _create_private(p)
         elif not _stamped(p):  # before opening it for writing: nothing beside it is created
             check_ours(p)
+        # before SQLite opens them: a -shm it opened read-only stays so for this process
+        private_side_files(p)
         conn = sqlite3.connect(p, timeout=busy_timeout_ms / 1000, isolation_level=None)
     except (DatabaseUnavailable, NotOurDatabase):
         raise

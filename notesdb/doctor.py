@@ -28,7 +28,18 @@ from pathlib import Path
 from typing import Any
 
 from notesdb.errors import DatabaseDamaged, NotesdbError, NotOurDatabase, SchemaTooNew
-from notesdb.db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, check_ours, missing_tables, move_aside, open_db, sqlite_uri, transaction
+from notesdb.db import (
+    BUSY_TIMEOUT_MS,
+    SCHEMA_VERSION,
+    SQLITE_SIDE_SUFFIXES,
+    check_ours,
+    missing_tables,
+    move_aside,
+    open_db,
+    private_side_files,
+    sqlite_uri,
+    transaction,
+)
 from notesdb.sync import DEFAULT_SKIP, SyncStats, folder_problem, rebuild_index, stored_problems, sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
@@ -56,6 +67,8 @@ class Report:
     checks: list[Check] = field(default_factory=list)
     #: the database file is another application's: nothing about it is changed
     foreign: bool = False
+    #: SQLite's files beside the database set to 0600 before it was opened, with their former modes
+    side_modes_fixed: list[tuple[Path, int]] = field(default_factory=list)
 
     @property
     def healthy(self) -> bool:
@@ -81,6 +94,7 @@ def side_files(db_path: Path) -> list[Path]:
         db_path,
         db_path.with_name(name + "-wal"),
         db_path.with_name(name + "-shm"),
+        db_path.with_name(name + "-journal"),
         db_path.with_name(name + ".lock"),
         db_path.with_name("hook-errors.jsonl"),
     ]
@@ -229,6 +243,8 @@ def _check_database(
         report.add("database", PROBLEM, str(e))
         report.foreign = True
         return None
+    if repair:  # before SQLite opens them: a -shm it opens read-only stays so for this process
+        report.side_modes_fixed = private_side_files(db_path)
     conn, version, why = _readable(db_path)
     if conn is None:
         if not repair:
@@ -461,13 +477,17 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None,
 
 
 def _check_permissions(report: Report, db_path: Path, repair: bool) -> None:
-    loose, fixed = [], []
+    """The database and the files beside it: none readable by others; SQLite's ``-wal``,
+    ``-shm`` and ``-journal`` files exactly 0600 (owner read and write: one left read-only
+    makes every write fail, :func:`notesdb.db.private_side_files`)."""
+    loose, fixed = [], [f"{path.name} {mode:o}" for path, mode in report.side_modes_fixed]
     for path in side_files(db_path):
         try:
             mode = stat.S_IMODE(path.stat().st_mode)
         except OSError:
             continue
-        if not mode & 0o077:
+        sqlite_side = any(path.name == db_path.name + s for s in SQLITE_SIDE_SUFFIXES)
+        if not (mode != 0o600 if sqlite_side else mode & 0o077):
             continue
         if repair:
             try:
@@ -478,7 +498,8 @@ def _check_permissions(report: Report, db_path: Path, repair: bool) -> None:
                 pass
         loose.append(f"{path.name} {mode:o}")
     if loose:
-        report.add("permissions", PROBLEM, "readable by others: " + ", ".join(loose) + " (should be 600)")
+        report.add("permissions", PROBLEM, "readable by others or not writable by their owner: "
+                   + ", ".join(loose) + " (should be 600)")  # fmt: skip
     elif fixed:
         report.add("permissions", FIXED, "set to 600: " + ", ".join(fixed))
     else:

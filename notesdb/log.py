@@ -157,11 +157,16 @@ def _purge_copy(path: Path, before: str | None) -> int:
 
 
 def _purge_hook_errors(path: Path, before: str | None) -> int:
-    """Delete the entries of ``hook-errors.jsonl`` (older than ``before``); returns how many."""
+    """Delete the entries of ``hook-errors.jsonl`` (older than ``before``); returns how many.
+
+    :raises NotesdbError: the file cannot be read or rewritten (its folder is read-only)
+    """
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
     except FileNotFoundError:
         return 0
+    except OSError as e:
+        raise NotesdbError(f"{path} cannot be read to purge it: {e.strerror or e} (check its permissions)") from None
     keep = []
     for line in lines:
         if not line.strip():
@@ -174,7 +179,11 @@ def _purge_hook_errors(path: Path, before: str | None) -> int:
             keep.append(line)
     dropped = sum(1 for line in lines if line.strip()) - len(keep)
     if dropped:
-        write_private(path, "".join(line + "\n" for line in keep))
+        try:
+            write_private(path, "".join(line + "\n" for line in keep))
+        except OSError as e:
+            raise NotesdbError(f"the logged decisions are deleted, but {path} cannot be rewritten to purge it: "
+                               f"{e.strerror or e} (check the permissions of its folder)") from None
     return dropped
 
 
@@ -185,6 +194,7 @@ def purge_files(conn: sqlite3.Connection, db_path: Path, before: str | None = No
 
     :param before: as in :func:`purge`
     :raises PurgeIncomplete: a copy's write-ahead log stayed busy (see :func:`purge`)
+    :raises NotesdbError: ``hook-errors.jsonl`` cannot be read or rewritten
     """
     out = PurgedFiles()
     for copy in moved_aside(db_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat as statmod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -301,17 +302,56 @@ def labels_jsonl(conn: sqlite3.Connection) -> tuple[str, list[Case]]:
     return "".join(line + "\n" for line in lines), [c for c, _ in pairs]
 
 
+#: Suffixes of the files SQLite keeps beside a database (its write-ahead log, shared memory and
+#: rollback journal; sqlite.org/tempfiles.html).
+DATABASE_SIDE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
+
+def refuse_export_target(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse to write a cases file over the database of ``conn`` or one of its side files
+    (compared by resolved path and by device and inode, so through symlinks and hard links too),
+    or over anything that exists and is not a regular file (a device, a pipe, a socket, a folder):
+    the file is written beside and renamed over its target, which would replace them.
+
+    :raises NotesdbError: the target is one of those
+    """
+    try:
+        st = path.stat()  # follows a symlink to what it names
+    except OSError:
+        st = None
+    if st is not None and not statmod.S_ISREG(st.st_mode):
+        raise NotesdbError(f"{path} is not a regular file: a cases file is written only as a regular file")
+    row = next((r for r in conn.execute("PRAGMA database_list") if r[1] == "main"), None)
+    if row is None or not row[2]:
+        return
+    target = path.expanduser().resolve()
+    database = Path(row[2])
+    for suffix in DATABASE_SIDE_SUFFIXES:
+        side = database.with_name(database.name + suffix)
+        same = target == side.resolve()
+        if not same and st is not None:
+            try:
+                sst = side.stat()
+                same = (sst.st_dev, sst.st_ino) == (st.st_dev, st.st_ino)
+            except OSError:
+                pass
+        if same:
+            raise NotesdbError(f"{path} is the database in use ({side}): choose another file for the cases")
+
+
 def export_labels(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> list[Case]:
     """Write the labelled decisions to a cases file (replacing it) that :func:`load_cases` reads.
     The file is readable by its owner only (0600): it holds logged messages.
 
     :returns: the cases written
-    :raises NotesdbError: the file cannot be written
+    :raises NotesdbError: the file cannot be written, or is the database of ``conn``, one of
+        its side files, or not a regular file (:func:`refuse_export_target`)
     """
     from notesdb.log import write_private
 
     text, cases = labels_jsonl(conn)
     p = Path(path)
+    refuse_export_target(conn, p)
     try:  # it holds logged messages: owner-only, like the database
         write_private(p, text)
     except OSError as e:

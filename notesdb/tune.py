@@ -490,20 +490,16 @@ def write_gate(
     :raises ConfigError: the existing file is not valid TOML, its ``gate`` is not a table, or
         it cannot be written
     """
-    import tomllib
-
     import tomli_w
 
-    from notesdb.config import config_path
+    from notesdb.config import config_path, parse_toml
 
     path = config_path(config)
     data: dict[str, Any] = {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = parse_toml(path.read_bytes(), path, refusing=", not overwriting it")
     except FileNotFoundError:
         pass
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ConfigError(f"config file {path} is not valid TOML, not overwriting it: {e}") from None
     except OSError as e:
         raise ConfigError(f"config file cannot be read: {path} ({e.strerror})") from None
     gate = data.setdefault("gate", {})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -553,3 +554,106 @@ def test_config_that_is_a_fifo_is_refused_not_read(indexed: tuple[Path, Path], t
     os.mkfifo(fifo)
     r = invoke("check", "hello", *where(indexed), "--config", str(fifo))
     assert (r.exit_code, r.stderr) == (1, f"Error: config file is not a regular file: {fifo}\n")
+
+
+@pytest.mark.parametrize("command", [["check", "hello"], ["search", "worcester"], ["tune", "--generic", "--write"]])
+def test_config_nested_too_deeply_is_one_line(indexed: tuple[Path, Path], tmp_path: Path, command: list[str]) -> None:
+    conf = tmp_path / "deep.toml"
+    text = "a=" + "[" * 500 + "]" * 500 + "\n"  # tomllib recurses once per level
+    conf.write_text(text)
+    r = subprocess.run([str(NOTESDB_EXE), *command, *where(indexed), "--config", str(conf)],
+                       capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert (r.returncode, r.stderr) == (1, f"Error: config file {conf} is not valid TOML: arrays or tables nested too deeply\n")
+    assert conf.read_text() == text
+
+
+def test_config_with_a_byte_order_mark_is_read(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    conf = tmp_path / "bom.toml"
+    conf.write_bytes("\ufeff[gate]\nlead_ratio = -1\n".encode())  # read: its bad value is reported
+    r = invoke("check", "hello", *where(indexed), "--config", str(conf))
+    assert r.exit_code == 1 and "must be zero or more" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    conf.write_bytes("\ufeff[log]\nprompts = false\n".encode())
+    r = invoke("check", COVERED_MESSAGE, *where(indexed), "--config", str(conf))
+    assert (r.exit_code, r.stderr) == (0, "")
+    conf.write_bytes("\ufeff[gate]\n".encode())  # tune --write keeps reading and writing it
+    r = invoke("tune", "--generic", "--write", *where(indexed), "--config", str(conf))
+    assert r.exit_code == 0, r.stderr
+    assert conf.read_text(encoding="utf-8").startswith("[gate]\n")
+
+
+# --- label export: never over the database, a device or a pipe -----------------
+
+
+def _labelled_db(indexed: tuple[Path, Path]) -> None:
+    """Run the hook once on a message and label its decision right (real hook process)."""
+    vault, db = indexed
+    proc = subprocess.run([str(NOTESDB_EXE), "hook", *where(indexed)], input=json.dumps({"prompt": COVERED_MESSAGE, "session_id": "s1"}),
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    r = invoke("label", "set", "1", "right", *where(indexed))
+    assert r.exit_code == 0, r.stderr
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm", "-journal"])
+@pytest.mark.parametrize("via_symlink", [False, True])
+def test_label_export_force_refuses_the_database_and_its_files(indexed: tuple[Path, Path], tmp_path: Path, suffix: str, via_symlink: bool) -> None:
+    vault, db = indexed
+    _labelled_db(indexed)
+    target = db.with_name(db.name + suffix)
+    if not target.exists():  # SQLite removes and makes its side files itself: only the name matters
+        target.write_bytes(b"")
+    name = target
+    if via_symlink:
+        name = tmp_path / "link.jsonl"
+        name.symlink_to(target)
+    r = invoke("label", "export", str(name), "--force", *where(indexed))
+    assert r.exit_code == 1
+    assert r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert f"is the database in use ({target})" in r.stderr
+    if target.exists():  # no cases file was written over it
+        assert b'"expect"' not in target.read_bytes()
+    conn = sqlite3.connect(db)  # the live database still holds its decision and label
+    assert conn.execute("SELECT label FROM decisions WHERE id = 1").fetchone() == ("right",)
+    conn.close()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "socket"])
+def test_label_export_force_refuses_what_is_not_a_regular_file(indexed: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
+    import socket
+    import stat as statmod
+
+    _labelled_db(indexed)
+    target = tmp_path / f"target-{kind}"
+    sock = None
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(target))
+    try:
+        mode = target.lstat().st_mode
+        r = invoke("label", "export", str(target), "--force", *where(indexed))
+        assert r.exit_code == 1
+        assert r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.stderr
+        assert "not a regular file" in r.stderr
+        assert target.lstat().st_mode == mode and not statmod.S_ISREG(mode)
+    finally:
+        if sock is not None:
+            sock.close()
+
+
+def test_label_export_to_an_empty_path_is_a_usage_error(indexed: tuple[Path, Path]) -> None:
+    _labelled_db(indexed)
+    r = subprocess.run([str(NOTESDB_EXE), "label", "export", "", "--force", *where(indexed)],
+                       capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "Error: Invalid value for 'FILE': an empty path names nothing\n"
+
+
+@pytest.mark.parametrize("command", ["eval", "tune"])
+def test_an_empty_cases_path_is_a_usage_error(indexed: tuple[Path, Path], command: str) -> None:
+    r = subprocess.run([str(NOTESDB_EXE), command, "", *where(indexed)], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "Error: Invalid value for 'CASES': an empty path names nothing\n"

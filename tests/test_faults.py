@@ -796,3 +796,115 @@ def test_a_damaged_line_after_a_failing_hook_does_not_hide_it(tmp_path: Path) ->
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+# --- a database its user cannot write ------------------------------------------------
+
+
+def _nobody_python() -> list[str] | None:
+    """The command line that runs this notesdb as the user ``nobody`` (setpriv), with an
+    interpreter of this Python version that ``nobody`` can run and this checkout and its
+    installed packages on ``PYTHONPATH``; None when that cannot be had (not root, no setpriv,
+    no such interpreter, or files ``nobody`` cannot read)."""
+    import sysconfig
+
+    import notesdb
+
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        return None
+    path = os.pathsep.join([str(Path(notesdb.__file__).resolve().parents[1]), sysconfig.get_paths()["purelib"]])
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    for exe in (sys.executable, f"/usr/bin/python{version}", "/usr/bin/python3"):
+        cmd = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", "env", f"PYTHONPATH={path}", exe]
+        probe = subprocess.run([*cmd, "-c", f"import sys, notesdb.cli; assert sys.version.startswith('{version}.')"],
+                               capture_output=True, timeout=60)  # fmt: skip
+        if probe.returncode == 0:
+            return [*cmd, "-m", "notesdb"]
+    return None
+
+
+@pytest.fixture
+def nobodys_files(vault: Path) -> Any:
+    """``(run, vault, db)``: a notes folder and an indexed database with one labelled decision,
+    owned by ``nobody`` in a folder of /tmp it can reach, and ``run(*args)`` running the real
+    notesdb CLI as ``nobody`` on them. File modes bind every user but root, and these tests run
+    as root here: running as another user is the only way to make SQLite meet a database it
+    cannot write (a read-only bind mount needs privileges a test should not use). Skipped when
+    ``nobody`` cannot run this notesdb."""
+    import tempfile
+
+    cmd = _nobody_python()
+    if cmd is None:
+        pytest.skip("needs root, setpriv and an interpreter the user nobody can run")
+    top = Path(tempfile.mkdtemp(prefix="notesdb-nobody-", dir="/tmp"))
+    try:
+        top.chmod(0o755)
+        notes = top / "notes"
+        shutil.copytree(vault, notes)
+        db = top / "data" / "notes.db"
+        assert run("index", "--notes", notes, "--db", db).returncode == 0
+        assert run("hook", "--notes", notes, "--db", db, stdin=event(COVERED_MESSAGE)).returncode == 0
+        assert run("label", "set", "1", "right", "--notes", notes, "--db", db).returncode == 0
+        for p in (top, *top.rglob("*")):
+            os.chown(p, 65534, 65534, follow_symlinks=False)
+
+        def as_nobody(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
+            env = {"HOME": str(top / "home"), "XDG_CONFIG_HOME": str(top / "home" / ".config"),
+                   "XDG_DATA_HOME": str(top / "home" / ".local"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # fmt: skip
+            return subprocess.run([*cmd, *map(str, args)], capture_output=True, timeout=120, env=env)
+
+        def popen(*args: str | Path) -> subprocess.Popen[bytes]:  # the same interpreter, not notesdb
+            return subprocess.Popen([*cmd[:-2], *map(str, args)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+        as_nobody.popen = popen  # type: ignore[attr-defined]
+        yield as_nobody, notes, db
+    finally:
+        for p in (top, *top.rglob("*")):
+            if not p.is_symlink():
+                p.chmod(0o700 if p.is_dir() else 0o600)
+        shutil.rmtree(top)
+
+
+UNWRITABLE_COMMANDS = [
+    ["search", "worcester boiler"], ["check", COVERED_MESSAGE], ["log", "--purge"], ["label", "set", "1", "wrong"],
+    ["replay"], ["tune", "--generic", "--write"], ["doctor"], ["doctor", "--repair"], ["index"],
+]  # fmt: skip
+
+
+def test_a_read_only_database_is_one_error_line_for_every_command(nobodys_files: Any) -> None:
+    """``chmod 400`` on the database, then a note changes (so that every command must write):
+    each command says in one line that the database cannot be written; nothing is lost."""
+    as_nobody, notes, db = nobodys_files
+    (notes / "home" / "boiler-worcester.md").write_text("# Worcester boiler\n\nEA229 means low pressure.\n")
+    db.chmod(0o400)
+    for command in UNWRITABLE_COMMANDS:
+        proc = as_nobody(*command, "--notes", notes, "--db", db)
+        err = one_line_error(proc)
+        assert err.startswith(f"Error: database {db} cannot be written: attempt to write a readonly database"), (command, err)
+        assert proc.returncode == 1
+    db.chmod(0o600)
+    assert [(r["id"], r["label"]) for r in rows(db)] == [(1, "right")]
+
+
+def test_purge_in_a_read_only_folder_is_one_error_line(nobodys_files: Any) -> None:
+    """The folder of the database made read-only (0500): the purge that cannot rewrite
+    hook-errors.jsonl beside the database says so in one line."""
+    as_nobody, notes, db = nobodys_files
+    errors = db.with_name("hook-errors.jsonl")
+    errors.write_text(json.dumps({"time": "2026-01-01T00:00:00Z", "error": "a past failure"}) + "\n")
+    os.chown(errors, 65534, 65534)
+    # another process of nobody holds the database open, so its -wal and -shm files exist
+    # and SQLite can write it in a folder where nothing can be created
+    holder = as_nobody.popen("-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                             "c.execute('SELECT count(*) FROM notes').fetchone(); print('open', flush=True); sys.stdin.read()", db)  # fmt: skip
+    try:
+        assert holder.stdout.readline() == b"open\n"
+        db.parent.chmod(0o500)
+        proc = as_nobody("log", "--purge", "--notes", notes, "--db", db)
+    finally:
+        db.parent.chmod(0o700)
+        holder.communicate(b"", timeout=60)
+    err = one_line_error(proc)
+    assert "hook-errors.jsonl cannot be rewritten to purge it: Permission denied" in err, err
+    assert errors.read_text().count("\n") == 1

@@ -403,3 +403,51 @@ def test_the_hook_opens_no_socket(vault: Path, tmp_path: Path, monkeypatch: pyte
     assert attempts == [] and audited == []
     assert any(COVERED_NOTE in o for o in outs)  # the whole path ran: create, index, speak
     assert len(rows(db)) == 8
+
+
+def _held_open_with_side_files(db: Path, side_mode: int) -> sqlite3.Connection:
+    """A connection to ``db`` that keeps its ``-wal`` and ``-shm`` files, set to ``side_mode``."""
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE IF NOT EXISTS kept_open(x)")
+    for suffix in ("-wal", "-shm"):
+        db.with_name(db.name + suffix).chmod(side_mode)
+    return conn
+
+
+def test_side_files_left_read_only_are_made_writable_again(indexed: tuple[Path, Path]) -> None:
+    """SQLite gives the -wal and -shm files it creates the database file's mode: after the
+    database was 0400 once, a -shm left at 0400 makes every later write of a non-root user fail
+    ("attempt to write a readonly database"). notesdb sets them to 0600 whatever the database's
+    mode; the database itself keeps the mode its owner chose."""
+    vault, db = indexed
+    db.chmod(0o400)
+    conn = _held_open_with_side_files(db, 0o400)  # as SQLite leaves them after 'chmod 400 db'
+    try:
+        hook(vault, db, event(SECRET))
+        sides = [db.with_name(db.name + s) for s in ("-wal", "-shm")]
+        assert [oct(mode(f)) for f in sides] == ["0o600"] * 2
+        assert mode(db) == 0o400
+    finally:
+        conn.close()
+        db.chmod(0o600)
+
+
+def test_doctor_reports_and_repairs_side_files_not_writable_by_their_owner(indexed: tuple[Path, Path]) -> None:
+    vault, db = indexed
+    conn = _held_open_with_side_files(db, 0o400)
+    try:
+        args = [str(NOTESDB_EXE), "doctor", "--notes", str(vault), "--db", str(db), "--json"]
+        found = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        checks = {c["name"]: c for c in json.loads(found.stdout)["checks"]}
+        assert found.returncode == 1, found.stderr
+        assert checks["permissions"]["status"] == "problem"
+        assert "notes.db-wal 400" in checks["permissions"]["detail"]
+        assert "notes.db-shm 400" in checks["permissions"]["detail"]
+        repaired = subprocess.run([*args, "--repair"], capture_output=True, text=True, timeout=120)
+        checks = {c["name"]: c for c in json.loads(repaired.stdout)["checks"]}
+        assert checks["permissions"]["status"] == "fixed", checks["permissions"]
+        assert "notes.db-shm 400" in checks["permissions"]["detail"]
+        assert [oct(mode(db.with_name(db.name + s))) for s in ("-wal", "-shm")] == ["0o600"] * 2
+    finally:
+        conn.close()
