@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "off_title", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "off_title", "margin", "tied", "format_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -680,11 +680,35 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
     raise ValueError(f"not a route that speaks: {route}")
 
 
-def _shown_path(path: str, limit: int = 200) -> str:
+#: What cannot be shown on one line of plain text: the C0 and C1 control characters (ESC, BEL,
+#: NUL, tab, newline...), DEL, and Unicode's line and paragraph separators (U+2028, U+2029).
+#: A note's title or file name holding them could colour, clear or rewrite the terminal or the
+#: log that shows the line, or break it in two.
+_CONTROL_CHARS: Final = (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
+_CONTROLS_TO_SPACE: Final = dict.fromkeys(_CONTROL_CHARS, " ")
+_CONTROLS_TO_MARK: Final = dict.fromkeys(_CONTROL_CHARS, "?")
+#: How the line says that a path is not shown exactly as it is.
+CONTROLS_MARKED: Final = "control characters shown as ?"
+
+
+def one_line(text: str) -> str:
+    """``text`` (a note's title or description) as plain text on one line: every control
+    character (:data:`_CONTROL_CHARS`) becomes a space, runs of white space one space."""
+    return " ".join(text.translate(_CONTROLS_TO_SPACE).split())
+
+
+def shown_path(path: str, limit: int = 200) -> str:
     """A note path as shown in the line: one line, no quotes or brackets of its own, so that a
-    file name cannot close the parentheses and pose as text of the line."""
-    path = " ".join(path.split())
-    return path.translate(str.maketrans('"()', "'[]"))[:limit]
+    file name cannot close the parentheses and pose as text of the line.
+
+    A path holding control characters (:data:`_CONTROL_CHARS`) cannot be shown as it is: each
+    is shown as ``?`` and the line says so (:data:`CONTROLS_MARKED`) after the path, so that
+    neither the assistant nor a reader takes it for the file's real name; the rest of the path
+    still finds the file (``ls`` or a glob).
+    """
+    marked = path.translate(_CONTROLS_TO_MARK)
+    shown = " ".join(marked.split()).translate(str.maketrans('"()', "'[]"))[:limit]
+    return shown + (", " + CONTROLS_MARKED if marked != path else "")
 
 
 def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, folder: str | None = None) -> str:
@@ -706,9 +730,9 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     def render(desc_room: int, notes: list[tuple[str, str, str]] = notes) -> str:
         parts = []
         for title, path, desc in notes:
-            title = " ".join(title.split()).replace('"', "'")[:120]
-            part = f'"{title}" ({_shown_path(path, 400 if folder else 200)})'
-            desc = " ".join(desc.split()).replace('"', "'")
+            title = one_line(title).replace('"', "'")[:120]
+            part = f'"{title}" ({shown_path(path, 400 if folder else 200)})'
+            desc = one_line(desc).replace('"', "'")
             if desc and desc_room > 0:
                 if len(desc) > desc_room:
                     desc = desc[: max(desc_room - 3, 0)].rstrip() + "..."

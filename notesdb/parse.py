@@ -58,7 +58,9 @@ _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _HTML_TAG = re.compile(r"<[^>]*>")
 _HTML_BR = re.compile(r"<br\b", re.IGNORECASE)
 _TAG_SPLIT = re.compile(r"[,\s]+")
-_SPACES = re.compile(r"\s+")
+#: White space and the control characters of a title or heading (C0, DEL, C1: an ESC or BEL
+#: from a file name or front matter must not reach a terminal or the assistant's line).
+_SPACES = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
 #: Template placeholders: ``{{date}}`` (Obsidian core templates, Jinja, Mustache) and
 #: ``<% tp.date.now() %>`` (Templater).
 _PLACEHOLDER = re.compile(r"\{\{[^{}\n]{0,200}\}\}|<%.{0,400}?%>", re.DOTALL)
@@ -265,8 +267,8 @@ def _title_from_path(path: str) -> str:
         stem = pure.stem or pure.name
     except Exception:
         stem = str(path)
-    readable = _NAME_SEPARATORS.sub(" ", stem).strip()
-    return readable or stem.strip()
+    readable = _one_line(_NAME_SEPARATORS.sub(" ", stem))
+    return readable or _one_line(stem)
 
 
 # --- front matter -----------------------------------------------------------

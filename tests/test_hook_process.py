@@ -270,3 +270,25 @@ def test_console_script_path_imports_nothing_heavy(indexed: tuple[Path, Path]) -
     }
     assert "notesdb.hook" in imported
     assert {m for m in imported if m.split(".")[0] in HEAVY} == set()
+
+
+#: Every C0 and C1 control character, DEL, and the Unicode line and paragraph separators.
+CONTROLS = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)]
+
+
+def test_control_characters_of_a_note_never_reach_the_line(tmp_path: Path) -> None:
+    from conftest import write_and_index
+
+    indexed = write_and_index(tmp_path / "notes", tmp_path / "notes.db", {
+        "walrus.md": '---\ntitle: "Walrus\\u001b[31m tusk\\u0007"\ndescription: "care\\u0000 notes \\u001b[2J"\n'
+                     "---\nwalrustusk ivory care walrustusk\n",
+        "\x1b[31mzebra\x7f.md": "zebrastripe savanna zebrastripe notes\n",
+        "garden.md": "# Garden\n\nroses and tomatoes\n",
+    })
+    walrus = run_hook(indexed, event("walrustusk ivory")).additional_context
+    # each control character is a space: what is left of an escape sequence is plain text
+    assert walrus == f'Notes that may cover this: "Walrus [31m tusk" ({indexed[0]}/walrus.md) - "care notes [2J".'
+    zebra = run_hook(indexed, event("zebrastripe savanna")).additional_context
+    assert zebra is not None and not any(c in zebra for c in CONTROLS), zebra
+    # the title read from the file name is cleaned; the path says what it cannot show
+    assert zebra == f'Notes that may cover this: "[31mzebra" ({indexed[0]}/?[31mzebra?.md, control characters shown as ?).'

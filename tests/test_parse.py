@@ -416,6 +416,14 @@ def test_title_from_file_name(path: str, title: str) -> None:
 # --- bad files --------------------------------------------------------------
 
 
+def test_control_characters_leave_title_and_description() -> None:
+    data = b'---\ntitle: "Walrus\\u001b[31m tusk\\u0007"\ndescription: "care\\u0000 notes \\u001b[2J"\n---\nbody\n'
+    note = parse_note("walrus.md", data)
+    assert (note.title, note.desc) == ("Walrus [31m tusk", "care notes [2J")
+    assert parse_note("\x1b[31mzebra\x7f.md", b"zebra stripes\n").title == "[31mzebra"
+    assert parse_note("x.md", b"# Head\x1bing\x07\n\nbody\n").title == "Head ing"
+
+
 def test_malformed_yaml_still_parses_body() -> None:
     data = b"---\ntitle: ok\ndescription: 'quoted' then more\n---\n# Heading\n\nBody kept.\n"
     note = parse_note("bad-yaml.md", data)
