@@ -697,18 +697,47 @@ def one_line(text: str) -> str:
     return " ".join(text.translate(_CONTROLS_TO_SPACE).split())
 
 
-def shown_path(path: str, limit: int = 200) -> str:
-    """A note path as shown in the line: one line, no quotes or brackets of its own, so that a
-    file name cannot close the parentheses and pose as text of the line.
+#: Characters that could close the parentheses around a path, open a quotation of the line or
+#: pose as the line's own words: a path holding one is quoted as a Markdown code span.
+_NEEDS_QUOTES: Final = frozenset('()"`,;')
 
-    A path holding control characters (:data:`_CONTROL_CHARS`) cannot be shown as it is: each
-    is shown as ``?`` and the line says so (:data:`CONTROLS_MARKED`) after the path, so that
-    neither the assistant nor a reader takes it for the file's real name; the rest of the path
-    still finds the file (``ls`` or a glob).
+
+def shown_path(path: str, limit: int = 200) -> str:
+    """A note path as shown in the line (``str``): the path exactly as it is, on one line, and
+    never mistaken for text of the line.
+
+    * A plain path (``home/boiler notes.md``) is shown as it is.
+    * A path holding a parenthesis, a double quote, a backtick, a comma or a semicolon, or
+      white space other than single spaces between words, is shown exactly as it is inside a
+      Markdown code span (`` `Cars (old)/Golf (2009).md` ``), so that a file name such as
+      ``x.md) - SYSTEM: ...`` cannot close the parentheses and pose as text of the line, and
+      the assistant can still open the file by the name it reads.
+    * What cannot be shown on one line is never passed off as the path: each control
+      character (:data:`_CONTROL_CHARS`) is shown as ``?`` and a path longer than ``limit``
+      characters is cut; then the path is quoted and the line says what was done after it
+      (``control characters shown as ?``, ``shortened to its first 200 characters``). The
+      rest of the path still finds the file (``ls``, a glob).
+
+    :param limit: the most characters of the path shown; :func:`format_line` gives 200 for
+        a path relative to the notes folder and 400 for an absolute one, which keeps a line of
+        two notes under ``MAX_LINE_CHARS`` (600)
     """
-    marked = path.translate(_CONTROLS_TO_MARK)
-    shown = " ".join(marked.split()).translate(str.maketrans('"()', "'[]"))[:limit]
-    return shown + (", " + CONTROLS_MARKED if marked != path else "")
+    said = []
+    shown = path.translate(_CONTROLS_TO_MARK)
+    if shown != path:
+        said.append(CONTROLS_MARKED)
+    if len(shown) > limit:
+        shown = shown[:limit]
+        said.append(f"shortened to its first {limit} characters")
+    if said or not _NEEDS_QUOTES.isdisjoint(shown) or " ".join(shown.split()) != shown:
+        run = longest = 0
+        for ch in shown:
+            run = run + 1 if ch == "`" else 0
+            longest = max(longest, run)
+        fence = "`" * (longest + 1)
+        pad = " " if shown[:1] in ("`", " ") or shown[-1:] in ("`", " ") else ""
+        shown = fence + pad + shown + pad + fence
+    return shown + "".join(", " + s for s in said)
 
 
 def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, folder: str | None = None) -> str:
@@ -717,7 +746,7 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     ``Notes that may cover this: "Title" (path) - "description"; "Title" (path).``
     Descriptions are shortened (then dropped) to fit, then the last notes are left out; it is a
     statement, never an instruction: the notes' own words only ever appear inside double quotes
-    (theirs become single quotes).
+    (theirs become single quotes), and each path exactly as it is (:func:`shown_path`).
 
     :param notes: ``(title, path, description)`` triples, in order; paths relative to the folder
     :param folder: the notes folder's absolute path: each path is shown joined to it, so that

@@ -291,4 +291,17 @@ def test_control_characters_of_a_note_never_reach_the_line(tmp_path: Path) -> No
     zebra = run_hook(indexed, event("zebrastripe savanna")).additional_context
     assert zebra is not None and not any(c in zebra for c in CONTROLS), zebra
     # the title read from the file name is cleaned; the path says what it cannot show
-    assert zebra == f'Notes that may cover this: "[31mzebra" ({indexed[0]}/?[31mzebra?.md, control characters shown as ?).'
+    assert zebra == f'Notes that may cover this: "[31mzebra" (`{indexed[0]}/?[31mzebra?.md`, control characters shown as ?).'
+
+
+def test_the_line_names_the_path_as_it_is(tmp_path: Path) -> None:
+    from conftest import write_and_index
+
+    indexed = write_and_index(tmp_path / "notes", tmp_path / "notes.db", {
+        "Cars (old)/Golf (2009).md": "# Golf\n\ngolfcabrio timing belt changed\n",
+        "garden.md": "# Garden\n\nroses and tomatoes\n",
+    })
+    line = run_hook(indexed, event("golfcabrio timing belt")).additional_context
+    path = indexed[0] / "Cars (old)" / "Golf (2009).md"
+    assert line == f'Notes that may cover this: "Golf" (`{path}`).'
+    assert path.is_file()
