@@ -750,3 +750,26 @@ def test_a_damaged_line_after_a_failing_hook_does_not_hide_it(tmp_path: Path) ->
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+@pytest.mark.parametrize("under", ["", ".local/share"])
+def test_the_default_database_may_not_fall_inside_the_notes_folder(isolated_home: Path, under: str) -> None:
+    """Notes kept in the home folder (or the data folder itself): the default database, in the
+    user data folder, would be inside them. index refuses in one line; the hook stays silent
+    and records why where it records a --db inside the notes folder."""
+    notes = isolated_home / under if under else isolated_home
+    (notes / "walrus.md").write_text("# Walrus\n\nwalrustusk ivory care\n")
+    before = sorted(str(p) for p in notes.rglob("*"))
+    proc = run("index", "--notes", notes)
+    assert proc.returncode == 1 and proc.stdout == b""
+    err = proc.stderr.decode()
+    assert err.startswith("Error: the default database ") and err.count("\n") == 1, err
+    assert f"would be inside the notes folder {notes}" in err and "pass --db (or NOTESDB_DB)" in err
+    assert sorted(str(p) for p in notes.rglob("*")) == before  # not a byte written there
+    proc = run("hook", "--notes", notes, stdin=event("walrustusk ivory"))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    data = isolated_home / ".local" / "share" / "notesdb"
+    entry = json.loads((data / "hook-errors.jsonl").read_text())
+    assert (entry["db"], entry["notes_folder"]) == (None, str(notes))
+    assert entry["error"].startswith("NotesdbError: the default database ") and "pass --db" in entry["error"]
+    assert not list(notes.rglob("*.db"))
