@@ -312,6 +312,8 @@ def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
     return _lower_keys(loaded), rest
 
 
+#: First characters of a value that is YAML structure, not text (see :func:`_flat_pairs`).
+_YAML_STRUCTURE: Final = frozenset("[]{}|>&*!%@`#")
 _FLAT_PAIR = re.compile(r"^([A-Za-z][\w-]*)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
 
 
@@ -321,11 +323,17 @@ def _flat_pairs(source: str) -> dict[str, Any]:
     Hand-written memory files break YAML in small ways (a value that starts with a quoted
     word and goes on); their ``name`` and ``description`` lines are still readable as text.
     Only top-level lines are read; values are kept verbatim as strings.
+
+    A value that opens a YAML structure rather than text (``[`` or ``{`` of a list or mapping,
+    ``|`` or ``>`` of a block, ``&``/``*``/``!`` of an anchor, alias or tag: the indicators
+    the YAML 1.2 spec, 7.3.3, forbids at the start of a plain scalar, quotes excepted) is YAML
+    that failed, not text: it is not recovered, and the title falls back as if there were no
+    front matter (``title: [unclosed`` must not become the title "[unclosed").
     """
     out: dict[str, Any] = {}
     for line in source.splitlines():
         m = _FLAT_PAIR.match(line)
-        if m:
+        if m and m.group(2)[0] not in _YAML_STRUCTURE:
             out.setdefault(m.group(1).lower(), m.group(2))
     return out
 

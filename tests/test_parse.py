@@ -443,6 +443,17 @@ def test_malformed_yaml_recovers_only_top_level_pairs() -> None:
     assert note.headings == "H"
 
 
+@pytest.mark.parametrize("value", ["[unclosed", "{a: 1", "&anchor [x", "*alias", "!!str [x"])
+def test_malformed_yaml_structure_is_not_read_as_text(value: str) -> None:
+    data = f"---\ntitle: {value}\naliases: foo\n---\nbody about xylophones\n".encode()
+    note = parse_note("music/xylophone-care.md", data)
+    assert len(note.problems) == 1 and note.problems[0].startswith(BAD_YAML)  # still reported
+    assert note.title == "xylophone care"  # from the file name, as without front matter
+    assert note.aliases == ["foo"]  # a plain pair beside it is still recovered
+    with_h1 = parse_note("x.md", f"---\ntitle: {value}\n---\n# Xylophones\n\nbody\n".encode())
+    assert with_h1.title == "Xylophones" and with_h1.headings == ""
+
+
 def test_yaml_that_fails_while_building_values() -> None:
     # A date that matches YAML's timestamp pattern but is not a date.
     note = parse_note("a.md", b"---\ntitle: ok\nmodified: 2025-13-45\n---\nBody.\n")
