@@ -80,6 +80,16 @@ _MAX_VALUE_VISITS = 10_000
 #: headings and the rest the body. markdown-it-py takes seconds on some large inputs (a
 #: 900 KB table, 150,000 headings), and the hook must answer within about a second.
 MARKDOWN_MAX_CHARS: Final = 256 * 1024
+#: Text with more ``[`` than this is not parsed as Markdown either (read as for
+#: ``MARKDOWN_MAX_CHARS``, with a problem line). markdown-it-py tries every ``[`` as a link
+#: label and scans on for its close (``parseLinkLabel``): measured on 2 shared cores, 20,000
+#: ``[`` take 0.35-0.42 s, 10,000 ``![`` 0.53 s, 255 KiB of ``[`` 3.8-5.0 s and 254 KiB of
+#: ``![`` 5.3-8.5 s, while the hook may spend 0.5 s (``hook.SYNC_BUDGET_S``) on changed notes
+#: and checks its budget only between notes. 10,000 bounds that work near 0.5 s; the most
+#: ``[`` in any note of the shared fixtures and tests/data is 399, a 200 KiB minified JSON
+#: paste holds about 14,000 (its ``#`` lines stay its title and headings in plain text).
+MARKDOWN_MAX_BRACKETS: Final = 10_000
+_P_BRACKETS = f"more than {MARKDOWN_MAX_BRACKETS:,} '[': indexed as plain text, not parsed as Markdown"
 _MAX_PROBLEM_CHARS = 200
 
 
@@ -189,6 +199,9 @@ def _parse(path: str, data: bytes) -> Note:
     try:
         if len(text) > MARKDOWN_MAX_CHARS:
             headings, body = _plain_text(text, drop_first_h1=not title)
+        elif text.count("[") > MARKDOWN_MAX_BRACKETS:
+            headings, body = _plain_text(text, drop_first_h1=not title)
+            problems.append(_P_BRACKETS)
         else:
             headings, body = _markdown_text(text, drop_first_h1=not title)
     except Exception:

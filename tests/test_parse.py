@@ -454,6 +454,23 @@ def test_malformed_yaml_structure_is_not_read_as_text(value: str) -> None:
     assert with_h1.title == "Xylophones" and with_h1.headings == ""
 
 
+@pytest.mark.parametrize("run", ["[", "!["])
+def test_a_note_of_unclosed_brackets_is_read_as_plain_text(run: str) -> None:
+    # markdown-it-py spends seconds on them: the plain reader keeps the title and headings
+    note = parse_note("pasted.md", ("# Pasted\n\n## Dump\n\n" + run * 130_000 + "\n").encode())
+    assert note.problems == ["more than 10,000 '[': indexed as plain text, not parsed as Markdown"]
+    assert (note.title, note.headings, note.body) == ("Pasted", "Dump", run * 130_000)
+
+
+def test_many_links_below_the_bracket_bound_are_read_as_markdown() -> None:
+    text = "# Links\n\n" + "[p](http://e.org)\n" * 10_000  # 176 KiB, under MARKDOWN_MAX_CHARS
+    note = parse_note("links.md", text.encode())
+    assert note.problems == [] and note.title == "Links"
+    assert "http" not in note.body  # parsed as Markdown: link URLs dropped
+    over = parse_note("links.md", (text + "[one more](http://example.org)\n").encode())
+    assert over.title == "Links" and "http" in over.body and len(over.problems) == 1
+
+
 def test_yaml_that_fails_while_building_values() -> None:
     # A date that matches YAML's timestamp pattern but is not a date.
     note = parse_note("a.md", b"---\ntitle: ok\nmodified: 2025-13-45\n---\nBody.\n")
