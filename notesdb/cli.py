@@ -399,10 +399,12 @@ def search(
         typer.echo("no notes match")
     else:  # score: the evidence the gate weighs (check --explain); bm25 is in --json
         typer.echo(f"{'rank':>4}  {'score':>6}  title  (path)")
-    for r_ in results:
-        typer.echo(f"{r_['rank']:>3}. {r_['score']:6.2f}  {r_['title']}  ({r_['path']})")
+    from notesdb.gate import one_line, shown_path
+
+    for r_ in results:  # no control character of a note reaches the terminal
+        typer.echo(f"{r_['rank']:>3}. {r_['score']:6.2f}  {one_line(r_['title'])}  ({shown_path(r_['path'], 400)})")
         if r_["desc"]:
-            typer.echo(f"              {r_['desc'][:160]}")
+            typer.echo(f"              {one_line(r_['desc'])[:160]}")
 
 
 def _embed_notes(conn: sqlite3.Connection, model_folder: str | None, progress: bool) -> dict[str, Any]:

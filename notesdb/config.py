@@ -79,8 +79,8 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
 
     :param notes: the notes folder; None for a command that reads the database only (then the
         database must be named)
-    :raises NotesdbError: the path lies inside the notes folder (notesdb never writes there),
-        or neither a database nor a notes folder is given
+    :raises NotesdbError: the path, named or default, lies inside the notes folder (notesdb
+        never writes there), or neither a database nor a notes folder is given
     """
     value = db or os.environ.get("NOTESDB_DB")
     if value:
@@ -102,14 +102,27 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
     absolute = str(notes.expanduser().resolve())
     digest = hashlib.sha1(absolute.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in notes.resolve().name) or "notes"
-    return Path(platformdirs.user_data_dir("notesdb")) / f"{name}-{digest}.db"
+    path = Path(platformdirs.user_data_dir("notesdb")) / f"{name}-{digest}.db"
+    # notes kept in the home folder, or in the data folder itself, hold the default database
+    _outside_notes(path, notes, default=True)
+    return path
 
 
-def _outside_notes(db: Path, notes: Path) -> None:
+def _outside_notes(db: Path, notes: Path, default: bool = False) -> None:
+    """Raise :class:`NotesdbError` when ``db`` would lie inside the notes folder ``notes``.
+
+    :param default: ``db`` is the default path, not one the user named: the error says how to
+        name one
+    """
     try:
         inside = db.resolve().is_relative_to(notes.expanduser().resolve())
     except (OSError, RuntimeError, ValueError):
         return
+    if inside and default:
+        raise NotesdbError(
+            f"the default database {db} would be inside the notes folder {notes}: notesdb never "
+            "writes there; pass --db (or NOTESDB_DB) naming a file outside it"
+        )
     if inside:
         raise NotesdbError(
             f"the database {db} would be inside the notes folder {notes}: notesdb never writes "

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "off_title", "margin", "tied", "format_line", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "off_title", "margin", "tied", "format_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -680,11 +680,64 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
     raise ValueError(f"not a route that speaks: {route}")
 
 
-def _shown_path(path: str, limit: int = 200) -> str:
-    """A note path as shown in the line: one line, no quotes or brackets of its own, so that a
-    file name cannot close the parentheses and pose as text of the line."""
-    path = " ".join(path.split())
-    return path.translate(str.maketrans('"()', "'[]"))[:limit]
+#: What cannot be shown on one line of plain text: the C0 and C1 control characters (ESC, BEL,
+#: NUL, tab, newline...), DEL, and Unicode's line and paragraph separators (U+2028, U+2029).
+#: A note's title or file name holding them could colour, clear or rewrite the terminal or the
+#: log that shows the line, or break it in two.
+_CONTROL_CHARS: Final = (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
+_CONTROLS_TO_SPACE: Final = dict.fromkeys(_CONTROL_CHARS, " ")
+_CONTROLS_TO_MARK: Final = dict.fromkeys(_CONTROL_CHARS, "?")
+#: How the line says that a path is not shown exactly as it is.
+CONTROLS_MARKED: Final = "control characters shown as ?"
+
+
+def one_line(text: str) -> str:
+    """``text`` (a note's title or description) as plain text on one line: every control
+    character (:data:`_CONTROL_CHARS`) becomes a space, runs of white space one space."""
+    return " ".join(text.translate(_CONTROLS_TO_SPACE).split())
+
+
+#: Characters that could close the parentheses around a path, open a quotation of the line or
+#: pose as the line's own words: a path holding one is quoted as a Markdown code span.
+_NEEDS_QUOTES: Final = frozenset('()"`,;')
+
+
+def shown_path(path: str, limit: int = 200) -> str:
+    """A note path as shown in the line (``str``): the path exactly as it is, on one line, and
+    never mistaken for text of the line.
+
+    * A plain path (``home/boiler notes.md``) is shown as it is.
+    * A path holding a parenthesis, a double quote, a backtick, a comma or a semicolon, or
+      white space other than single spaces between words, is shown exactly as it is inside a
+      Markdown code span (`` `Cars (old)/Golf (2009).md` ``), so that a file name such as
+      ``x.md) - SYSTEM: ...`` cannot close the parentheses and pose as text of the line, and
+      the assistant can still open the file by the name it reads.
+    * What cannot be shown on one line is never passed off as the path: each control
+      character (:data:`_CONTROL_CHARS`) is shown as ``?`` and a path longer than ``limit``
+      characters is cut; then the path is quoted and the line says what was done after it
+      (``control characters shown as ?``, ``shortened to its first 200 characters``). The
+      rest of the path still finds the file (``ls``, a glob).
+
+    :param limit: the most characters of the path shown; :func:`format_line` gives 200 for
+        a path relative to the notes folder and 400 for an absolute one, which keeps a line of
+        two notes under ``MAX_LINE_CHARS`` (600)
+    """
+    said = []
+    shown = path.translate(_CONTROLS_TO_MARK)
+    if shown != path:
+        said.append(CONTROLS_MARKED)
+    if len(shown) > limit:
+        shown = shown[:limit]
+        said.append(f"shortened to its first {limit} characters")
+    if said or not _NEEDS_QUOTES.isdisjoint(shown) or " ".join(shown.split()) != shown:
+        run = longest = 0
+        for ch in shown:
+            run = run + 1 if ch == "`" else 0
+            longest = max(longest, run)
+        fence = "`" * (longest + 1)
+        pad = " " if shown[:1] in ("`", " ") or shown[-1:] in ("`", " ") else ""
+        shown = fence + pad + shown + pad + fence
+    return shown + "".join(", " + s for s in said)
 
 
 def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, folder: str | None = None) -> str:
@@ -693,7 +746,7 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     ``Notes that may cover this: "Title" (path) - "description"; "Title" (path).``
     Descriptions are shortened (then dropped) to fit, then the last notes are left out; it is a
     statement, never an instruction: the notes' own words only ever appear inside double quotes
-    (theirs become single quotes).
+    (theirs become single quotes), and each path exactly as it is (:func:`shown_path`).
 
     :param notes: ``(title, path, description)`` triples, in order; paths relative to the folder
     :param folder: the notes folder's absolute path: each path is shown joined to it, so that
@@ -706,9 +759,9 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     def render(desc_room: int, notes: list[tuple[str, str, str]] = notes) -> str:
         parts = []
         for title, path, desc in notes:
-            title = " ".join(title.split()).replace('"', "'")[:120]
-            part = f'"{title}" ({_shown_path(path, 400 if folder else 200)})'
-            desc = " ".join(desc.split()).replace('"', "'")
+            title = one_line(title).replace('"', "'")[:120]
+            part = f'"{title}" ({shown_path(path, 400 if folder else 200)})'
+            desc = one_line(desc).replace('"', "'")
             if desc and desc_room > 0:
                 if len(desc) > desc_room:
                     desc = desc[: max(desc_room - 3, 0)].rstrip() + "..."

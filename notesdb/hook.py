@@ -158,7 +158,8 @@ def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path |
     the environment name no usable path); ``record``'s own keys (``notes``: the notes a decision
     named) are kept. Several databases share one folder (the default location keeps them all in
     the user data directory), so ``notesdb doctor`` reads ``db`` to tell its own entries from
-    those of other databases.
+    those of other databases. Nothing is written when that folder is inside the notes folder
+    (notes kept in the home folder hold the user data folder too): the notes are read-only.
     """
     record = {**record, "db": _absolute(db_path), "notes_folder": _absolute(notes)}
     try:
@@ -167,6 +168,11 @@ def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path |
             import platformdirs
 
             folder = Path(platformdirs.user_data_dir("notesdb"))
+        root = _absolute(notes)
+        if root is not None:
+            where = _absolute(folder) or str(folder)
+            if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
+                return  # notesdb never writes in the notes folder, not even this line
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = folder / "hook-errors.jsonl"
         fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)

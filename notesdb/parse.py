@@ -58,7 +58,9 @@ _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _HTML_TAG = re.compile(r"<[^>]*>")
 _HTML_BR = re.compile(r"<br\b", re.IGNORECASE)
 _TAG_SPLIT = re.compile(r"[,\s]+")
-_SPACES = re.compile(r"\s+")
+#: White space and the control characters of a title or heading (C0, DEL, C1: an ESC or BEL
+#: from a file name or front matter must not reach a terminal or the assistant's line).
+_SPACES = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
 #: Template placeholders: ``{{date}}`` (Obsidian core templates, Jinja, Mustache) and
 #: ``<% tp.date.now() %>`` (Templater).
 _PLACEHOLDER = re.compile(r"\{\{[^{}\n]{0,200}\}\}|<%.{0,400}?%>", re.DOTALL)
@@ -78,6 +80,16 @@ _MAX_VALUE_VISITS = 10_000
 #: headings and the rest the body. markdown-it-py takes seconds on some large inputs (a
 #: 900 KB table, 150,000 headings), and the hook must answer within about a second.
 MARKDOWN_MAX_CHARS: Final = 256 * 1024
+#: Text with more ``[`` than this is not parsed as Markdown either (read as for
+#: ``MARKDOWN_MAX_CHARS``, with a problem line). markdown-it-py tries every ``[`` as a link
+#: label and scans on for its close (``parseLinkLabel``): measured on 2 shared cores, 20,000
+#: ``[`` take 0.35-0.42 s, 10,000 ``![`` 0.53 s, 255 KiB of ``[`` 3.8-5.0 s and 254 KiB of
+#: ``![`` 5.3-8.5 s, while the hook may spend 0.5 s (``hook.SYNC_BUDGET_S``) on changed notes
+#: and checks its budget only between notes. 10,000 bounds that work near 0.5 s; the most
+#: ``[`` in any note of the shared fixtures and tests/data is 399, a 200 KiB minified JSON
+#: paste holds about 14,000 (its ``#`` lines stay its title and headings in plain text).
+MARKDOWN_MAX_BRACKETS: Final = 10_000
+_P_BRACKETS = f"more than {MARKDOWN_MAX_BRACKETS:,} '[': indexed as plain text, not parsed as Markdown"
 _MAX_PROBLEM_CHARS = 200
 
 
@@ -187,6 +199,9 @@ def _parse(path: str, data: bytes) -> Note:
     try:
         if len(text) > MARKDOWN_MAX_CHARS:
             headings, body = _plain_text(text, drop_first_h1=not title)
+        elif text.count("[") > MARKDOWN_MAX_BRACKETS:
+            headings, body = _plain_text(text, drop_first_h1=not title)
+            problems.append(_P_BRACKETS)
         else:
             headings, body = _markdown_text(text, drop_first_h1=not title)
     except Exception:
@@ -265,8 +280,8 @@ def _title_from_path(path: str) -> str:
         stem = pure.stem or pure.name
     except Exception:
         stem = str(path)
-    readable = _NAME_SEPARATORS.sub(" ", stem).strip()
-    return readable or stem.strip()
+    readable = _one_line(_NAME_SEPARATORS.sub(" ", stem))
+    return readable or _one_line(stem)
 
 
 # --- front matter -----------------------------------------------------------
@@ -310,6 +325,8 @@ def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
     return _lower_keys(loaded), rest
 
 
+#: First characters of a value that is YAML structure, not text (see :func:`_flat_pairs`).
+_YAML_STRUCTURE: Final = frozenset("[]{}|>&*!%@`#")
 _FLAT_PAIR = re.compile(r"^([A-Za-z][\w-]*)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
 
 
@@ -319,11 +336,17 @@ def _flat_pairs(source: str) -> dict[str, Any]:
     Hand-written memory files break YAML in small ways (a value that starts with a quoted
     word and goes on); their ``name`` and ``description`` lines are still readable as text.
     Only top-level lines are read; values are kept verbatim as strings.
+
+    A value that opens a YAML structure rather than text (``[`` or ``{`` of a list or mapping,
+    ``|`` or ``>`` of a block, ``&``/``*``/``!`` of an anchor, alias or tag: the indicators
+    the YAML 1.2 spec, 7.3.3, forbids at the start of a plain scalar, quotes excepted) is YAML
+    that failed, not text: it is not recovered, and the title falls back as if there were no
+    front matter (``title: [unclosed`` must not become the title "[unclosed").
     """
     out: dict[str, Any] = {}
     for line in source.splitlines():
         m = _FLAT_PAIR.match(line)
-        if m:
+        if m and m.group(2)[0] not in _YAML_STRUCTURE:
             out.setdefault(m.group(1).lower(), m.group(2))
     return out
 

@@ -657,3 +657,20 @@ def test_an_empty_cases_path_is_a_usage_error(indexed: tuple[Path, Path], comman
     r = subprocess.run([str(NOTESDB_EXE), command, "", *where(indexed)], capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr == "Error: Invalid value for 'CASES': an empty path names nothing\n"
+
+
+def test_search_prints_no_control_character_of_a_note(tmp_path: Path) -> None:
+    from conftest import write_and_index
+
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", {
+        "zebra\x7f\x07.md": "zebrastripe savanna\n",
+        "garden.md": "roses and tomatoes\n",
+    })
+    r = subprocess.run([str(NOTESDB_EXE), "search", "zebrastripe", "--notes", str(vault), "--db", str(db)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1].endswith(" zebra  (`zebra??.md`, control characters shown as ?)"), r.stdout
+    # --json keeps the path exact: it is the key to read the note by
+    r = subprocess.run([str(NOTESDB_EXE), "search", "zebrastripe", "--json", "--notes", str(vault), "--db", str(db)],
+                       capture_output=True, text=True, timeout=60)
+    assert json.loads(r.stdout)["results"][0]["path"] == "zebra\x7f\x07.md"

@@ -908,3 +908,24 @@ def test_purge_in_a_read_only_folder_is_one_error_line(nobodys_files: Any) -> No
     err = one_line_error(proc)
     assert "hook-errors.jsonl cannot be rewritten to purge it: Permission denied" in err, err
     assert errors.read_text().count("\n") == 1
+
+
+@pytest.mark.parametrize("under", ["", ".local/share"])
+def test_the_default_database_may_not_fall_inside_the_notes_folder(isolated_home: Path, under: str) -> None:
+    """Notes kept in the home folder (or the data folder itself): the default database, in the
+    user data folder, would be inside them. index refuses in one line; the hook stays silent
+    and records why where it records a --db inside the notes folder."""
+    notes = isolated_home / under if under else isolated_home
+    (notes / "walrus.md").write_text("# Walrus\n\nwalrustusk ivory care\n")
+    before = sorted(str(p) for p in notes.rglob("*"))
+    proc = run("index", "--notes", notes)
+    assert proc.returncode == 1 and proc.stdout == b""
+    err = proc.stderr.decode()
+    assert err.startswith("Error: the default database ") and err.count("\n") == 1, err
+    assert f"would be inside the notes folder {notes}" in err and "pass --db (or NOTESDB_DB)" in err
+    assert sorted(str(p) for p in notes.rglob("*")) == before  # not a byte written there
+    proc = run("hook", "--notes", notes, stdin=event("walrustusk ivory"))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    # the user data folder is inside the notes folder: the hook writes nothing there, not even
+    # its error line (index and doctor say what is wrong)
+    assert sorted(str(p) for p in notes.rglob("*")) == before

@@ -270,3 +270,50 @@ def test_console_script_path_imports_nothing_heavy(indexed: tuple[Path, Path]) -
     }
     assert "notesdb.hook" in imported
     assert {m for m in imported if m.split(".")[0] in HEAVY} == set()
+
+
+#: Every C0 and C1 control character, DEL, and the Unicode line and paragraph separators.
+CONTROLS = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)]
+
+
+def test_control_characters_of_a_note_never_reach_the_line(tmp_path: Path) -> None:
+    from conftest import write_and_index
+
+    indexed = write_and_index(tmp_path / "notes", tmp_path / "notes.db", {
+        "walrus.md": '---\ntitle: "Walrus\\u001b[31m tusk\\u0007"\ndescription: "care\\u0000 notes \\u001b[2J"\n'
+                     "---\nwalrustusk ivory care walrustusk\n",
+        "\x1b[31mzebra\x7f.md": "zebrastripe savanna zebrastripe notes\n",
+        "garden.md": "# Garden\n\nroses and tomatoes\n",
+    })
+    walrus = run_hook(indexed, event("walrustusk ivory")).additional_context
+    # each control character is a space: what is left of an escape sequence is plain text
+    assert walrus == f'Notes that may cover this: "Walrus [31m tusk" ({indexed[0]}/walrus.md) - "care notes [2J".'
+    zebra = run_hook(indexed, event("zebrastripe savanna")).additional_context
+    assert zebra is not None and not any(c in zebra for c in CONTROLS), zebra
+    # the title read from the file name is cleaned; the path says what it cannot show
+    assert zebra == f'Notes that may cover this: "[31mzebra" (`{indexed[0]}/?[31mzebra?.md`, control characters shown as ?).'
+
+
+def test_the_line_names_the_path_as_it_is(tmp_path: Path) -> None:
+    from conftest import write_and_index
+
+    indexed = write_and_index(tmp_path / "notes", tmp_path / "notes.db", {
+        "Cars (old)/Golf (2009).md": "# Golf\n\ngolfcabrio timing belt changed\n",
+        "garden.md": "# Garden\n\nroses and tomatoes\n",
+    })
+    line = run_hook(indexed, event("golfcabrio timing belt")).additional_context
+    path = indexed[0] / "Cars (old)" / "Golf (2009).md"
+    assert line == f'Notes that may cover this: "Golf" (`{path}`).'
+    assert path.is_file()
+
+
+def test_a_pasted_note_of_brackets_is_read_as_plain_text_by_the_hook(indexed: tuple[Path, Path]) -> None:
+    # markdown-it-py would spend seconds on it within one call; the plain reader takes it
+    vault, db = indexed
+    (vault / "pasted.md").write_text("# Pasted\n\n" + "![" * 130_000 + "\n")
+    r = run_hook(indexed, event(COVERED_MESSAGE))
+    assert r.additional_context is not None and COVERED_NOTE in r.additional_context
+    assert "pasted.md: more than 10,000 '[': indexed as plain text, not parsed as Markdown" in r.row["error"]
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT title FROM notes WHERE path = 'pasted.md'").fetchone() == ("Pasted",)
+    conn.close()

@@ -416,6 +416,14 @@ def test_title_from_file_name(path: str, title: str) -> None:
 # --- bad files --------------------------------------------------------------
 
 
+def test_control_characters_leave_title_and_description() -> None:
+    data = b'---\ntitle: "Walrus\\u001b[31m tusk\\u0007"\ndescription: "care\\u0000 notes \\u001b[2J"\n---\nbody\n'
+    note = parse_note("walrus.md", data)
+    assert (note.title, note.desc) == ("Walrus [31m tusk", "care notes [2J")
+    assert parse_note("\x1b[31mzebra\x7f.md", b"zebra stripes\n").title == "[31mzebra"
+    assert parse_note("x.md", b"# Head\x1bing\x07\n\nbody\n").title == "Head ing"
+
+
 def test_malformed_yaml_still_parses_body() -> None:
     data = b"---\ntitle: ok\ndescription: 'quoted' then more\n---\n# Heading\n\nBody kept.\n"
     note = parse_note("bad-yaml.md", data)
@@ -433,6 +441,34 @@ def test_malformed_yaml_recovers_only_top_level_pairs() -> None:
     note = parse_note("n.md", data)
     assert note.title == "x"  # `name` recovered; the indented line is not top level
     assert note.headings == "H"
+
+
+@pytest.mark.parametrize("value", ["[unclosed", "{a: 1", "&anchor [x", "*alias", "!!str [x"])
+def test_malformed_yaml_structure_is_not_read_as_text(value: str) -> None:
+    data = f"---\ntitle: {value}\naliases: foo\n---\nbody about xylophones\n".encode()
+    note = parse_note("music/xylophone-care.md", data)
+    assert len(note.problems) == 1 and note.problems[0].startswith(BAD_YAML)  # still reported
+    assert note.title == "xylophone care"  # from the file name, as without front matter
+    assert note.aliases == ["foo"]  # a plain pair beside it is still recovered
+    with_h1 = parse_note("x.md", f"---\ntitle: {value}\n---\n# Xylophones\n\nbody\n".encode())
+    assert with_h1.title == "Xylophones" and with_h1.headings == ""
+
+
+@pytest.mark.parametrize("run", ["[", "!["])
+def test_a_note_of_unclosed_brackets_is_read_as_plain_text(run: str) -> None:
+    # markdown-it-py spends seconds on them: the plain reader keeps the title and headings
+    note = parse_note("pasted.md", ("# Pasted\n\n## Dump\n\n" + run * 130_000 + "\n").encode())
+    assert note.problems == ["more than 10,000 '[': indexed as plain text, not parsed as Markdown"]
+    assert (note.title, note.headings, note.body) == ("Pasted", "Dump", run * 130_000)
+
+
+def test_many_links_below_the_bracket_bound_are_read_as_markdown() -> None:
+    text = "# Links\n\n" + "[p](http://e.org)\n" * 10_000  # 176 KiB, under MARKDOWN_MAX_CHARS
+    note = parse_note("links.md", text.encode())
+    assert note.problems == [] and note.title == "Links"
+    assert "http" not in note.body  # parsed as Markdown: link URLs dropped
+    over = parse_note("links.md", (text + "[one more](http://example.org)\n").encode())
+    assert over.title == "Links" and "http" in over.body and len(over.problems) == 1
 
 
 def test_yaml_that_fails_while_building_values() -> None:

@@ -333,3 +333,13 @@ def test_empty_notes_change_nothing(tmp_path: Path) -> None:
     for message in ("how often do I descale", "mileage in 2024", "untitled"):
         da, db_ = decide(a, message), decide(b, message)
         assert (da.notes, da.route, da.top_scores) == (db_.notes, db_.route, db_.top_scores)
+
+
+def test_front_matter_that_fails_to_load_gives_no_title(tmp_path: Path) -> None:
+    note = "---\ntitle: [unclosed\naliases: foo\n---\nbody about xylophones\n"
+    from conftest import indexed_connection
+
+    with indexed_connection(tmp_path, {"music/xylophone-care.md": note}) as conn:
+        title, problems = conn.execute("SELECT title, problems FROM notes").fetchone()
+    assert title == "xylophone care"
+    assert "malformed YAML front matter" in problems
