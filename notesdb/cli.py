@@ -882,6 +882,9 @@ def label_set(
         return
     if row["label"] == "right":
         what = f"named {row['notes'][0]}" if row["spoken"] else "stayed silent"
+        if row["held_back"]:
+            what = (f"held back {row['held_back'][0]}, named earlier in its conversation (as a case on "
+                    "its own, the message names that note)")  # fmt: skip
         typer.echo(f"#{row['id']} labelled right: it {what}")
     elif row["label_note"]:
         typer.echo(f"#{row['id']} labelled {row['label']}: should have named {row['label_note']}")

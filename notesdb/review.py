@@ -165,7 +165,7 @@ VERDICTS = ("right", "wrong", "missed")
 
 def _decision_row(conn: sqlite3.Connection, decision_id: int) -> dict[str, Any]:
     cur = conn.execute(
-        "SELECT id, time, prompt, spoken, notes, route, label, label_note FROM decisions WHERE id = ?",
+        "SELECT id, time, prompt, spoken, notes, route, label, label_note, top_scores FROM decisions WHERE id = ?",
         (decision_id,),
     )
     row = cur.fetchone()
@@ -174,6 +174,13 @@ def _decision_row(conn: sqlite3.Connection, decision_id: int) -> dict[str, Any]:
     item = dict(zip([c[0] for c in cur.description], row))
     item["spoken"] = bool(item["spoken"])
     item["notes"] = json.loads(item["notes"] or "[]") if item["spoken"] else []
+    try:
+        scores = json.loads(item.pop("top_scores") or "[]")
+        item["held_back"] = (
+            [str(scores[0]["path"])] if item["route"] == Route.SAID and scores and isinstance(scores[0], dict) else []
+        )
+    except (ValueError, TypeError, KeyError):
+        item["held_back"] = []
     return item
 
 
@@ -275,8 +282,12 @@ def _labelled(conn: sqlite3.Connection) -> list[tuple[Case, str]]:
         row = _decision_row(conn, i)
         label, note, named = row["label"], row["label_note"], row["notes"]
         said = f"named {named[0]}" if row["spoken"] and named else "silent"
+        if row["held_back"]:  # silent only because its conversation had the note already
+            said = f"held back {row['held_back'][0]}, named earlier in its conversation"
         if label == "right":
-            expect = [named[0]] if row["spoken"] and named else []
+            # a case is one message judged alone: a note held back in its conversation is the
+            # note that message names, and was right to be about
+            expect = [named[0]] if row["spoken"] and named else list(row["held_back"])
         elif label == "wrong":
             expect = [note] if note else []
         elif label == "missed":

@@ -119,3 +119,31 @@ def test_replay_judges_each_message_in_its_conversation(folder: tuple[Path, Path
         assert (out["replayed"], out["changed"]) == (5 if not extra else 3, 0)
         assert all(d["after"] == d["before"] for d in out["decisions"]), out["decisions"]
         assert [d["after"]["route"] for d in out["decisions"]][::-1] == routes[-out["replayed"]:]
+
+
+def test_a_note_held_back_labelled_right_is_exported_as_the_note_the_message_names(
+    folder: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A case is one message judged alone: a message silent only because its conversation had
+    the note already is, on its own, about that note. Labelled right, it is exported as a hit of
+    that note, and eval judges it right (it used to be a "false alarm" that never happened)."""
+    vault, db = folder
+    where = ["--notes", str(vault), "--db", str(db)]
+    assert say(folder, "when did we treat the beehives for varroa", "s-9") is not None
+    assert say(folder, "any queen cells in the beehives at the inspection", "s-9") is None
+    first, second = [r["id"] for r in decision_rows(db)[-2:]]
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(NOTESDB_EXE), *args, *where], capture_output=True, text=True, timeout=60)
+
+    assert cli("label", "set", str(first), "right").returncode == 0
+    out = cli("label", "set", str(second), "right")
+    assert out.stdout == (f"#{second} labelled right: it held back beehives.md, named earlier in its conversation "
+                          "(as a case on its own, the message names that note)\n")  # fmt: skip
+    cases = tmp_path / "mine.jsonl"
+    assert cli("label", "export", str(cases)).returncode == 0
+    exported = [json.loads(line) for line in cases.read_text().splitlines()]
+    assert [(c["expect"], c["kind"]) for c in exported] == [(["beehives.md"], "hit"), (["beehives.md"], "hit")]
+    assert "held back beehives.md, named earlier in its conversation, labelled right" in exported[1]["why"]
+    report = json.loads(cli("eval", str(cases), "--json").stdout)
+    assert (report["hits"], report["false_alarms"], report["precision"]) == (2, 0, 1.0)
