@@ -483,26 +483,32 @@ def write_gate(
     config: str | os.PathLike[str] | None, settings: Settings, keys: tuple[str, ...] = TUNED
 ) -> Path:
     """Save ``keys`` of ``settings`` into the ``[gate]`` table of the config file that
-    ``notesdb.config.load_config(config)`` reads, keeping every other table and key (comments
-    are not kept: the file is rewritten with tomli-w). Creates the file when missing.
+    ``notesdb.config.load_config(config)`` reads, keeping everything else as it was: other
+    tables and keys, comments, order and layout (the file is edited with tomlkit, which keeps
+    them). Creates the file when missing.
 
     :returns: the path written
     :raises ConfigError: the existing file is not valid TOML, its ``gate`` is not a table, or
         it cannot be written
     """
-    import tomli_w
+    import tomlkit
 
     from notesdb.config import config_path, parse_toml
 
     path = config_path(config)
-    data: dict[str, Any] = {}
+    text = ""
     try:
-        data = parse_toml(path.read_bytes(), path, refusing=", not overwriting it")
+        raw = path.read_bytes()
+        parse_toml(raw, path, refusing=", not overwriting it")  # the errors load_config gives
+        text = raw.decode("utf-8").removeprefix("\ufeff")
     except FileNotFoundError:
         pass
     except OSError as e:
         raise ConfigError(f"config file cannot be read: {path} ({e.strerror})") from None
-    gate = data.setdefault("gate", {})
+    doc = tomlkit.parse(text)
+    if "gate" not in doc:
+        doc.add("gate", tomlkit.table())
+    gate = doc["gate"]
     if not isinstance(gate, dict):
         raise ConfigError(f"config file {path}: 'gate' is not a table")
     for k in keys:
@@ -510,7 +516,7 @@ def write_gate(
     tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
+        tmp.write_text(tomlkit.dumps(doc), encoding="utf-8")
         os.replace(tmp, path)
     except OSError as e:
         raise ConfigError(f"cannot write config file {path}: {e.strerror or e}") from None

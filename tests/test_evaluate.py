@@ -280,7 +280,8 @@ def test_export_with_no_labels_is_an_error(tiny: dict[str, Path], tmp_path: Path
 
 
 def test_tune_chooses_and_writes_a_config_load_config_reads(tiny: dict[str, Path]) -> None:
-    tiny["config"].write_text('[log]\nprompts = false\n\n[gate]\nextra_share = 0.4\n')
+    tiny["config"].write_text('# my notesdb settings\n[log]\nprompts = false  # keep my messages out\n\n'
+                              '[gate]\nextra_share = 0.4\n\n[index]\nskip = ["MEMORY.md", "archive/"]\n')
     grid_size = len(tune.make_grid(load_config(tiny["config"]).gate))
     r = invoke("tune", str(tiny["cases"]), *opts(tiny), "--json", "--write")
     assert r.exit_code == 0, r.output
@@ -295,6 +296,12 @@ def test_tune_chooses_and_writes_a_config_load_config_reads(tiny: dict[str, Path
     loaded = load_config(tiny["config"])
     assert {k: getattr(loaded.gate, k) for k in tune.TUNED} == chosen
     assert loaded.log_prompts is False and loaded.gate.extra_share == 0.4
+    # the file is edited, not rewritten: comments, order and layout stay; the chosen keys join [gate]
+    text = tiny["config"].read_text()
+    assert text.startswith('# my notesdb settings\n[log]\nprompts = false  # keep my messages out\n\n'
+                           '[gate]\nextra_share = 0.4\n')
+    assert text.endswith('\n[index]\nskip = ["MEMORY.md", "archive/"]\n')
+    assert all(f"\n{k} = " in text for k in tune.TUNED)
     # eval with the written config scores exactly as tune said the chosen setting would
     r = invoke("eval", str(tiny["cases"]), *opts(tiny), "--json")
     s = json.loads(r.stdout)
