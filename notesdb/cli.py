@@ -529,6 +529,7 @@ def hook_install(
     client: ClientOpt = "claude",
     scope: Annotated[str, typer.Option("--scope", help="user, project (shared, committed) or local (claude only: .claude/settings.local.json).")] = "user",
     timeout: Annotated[int, typer.Option("--timeout", min=1, help="Seconds the assistant waits for the hook.")] = 10,
+    warm: Annotated[Optional[bool], typer.Option("--warm/--no-warm", help="Ask a running 'notesdb mcp' first (hook --warm) [default: as the entry it replaces, else off].", show_default=False)] = None,
 ) -> None:
     """Add the hook to an assistant's settings (idempotent; keeps every other setting)."""
     from notesdb.install import install, settings_path
@@ -548,7 +549,7 @@ def hook_install(
 
         if stored(o.conn) is None:  # measured once here, so that doctor has it from the start
             store(o.conn, measure(o.conn, o.config.gate))
-        done = install(folder.resolve(), db_path, scope, timeout, client=client, config=config_path)
+        done = install(folder.resolve(), db_path, scope, timeout, client=client, config=config_path, warm=warm)
     except NotesdbError as e:
         fail(str(e))
         return

@@ -116,9 +116,10 @@ def scopes(client: Client) -> tuple[str, ...]:
     return SCOPES if client.local_file else SCOPES[:2]
 
 
-def hook_argv(executable: str, notes: Path, db: Path, config: Path | None = None) -> list[str]:
-    """The hook's command line: ``EXE hook --notes NOTES --db DB [--config CONFIG]``."""
-    argv = [executable, "hook", "--notes", str(notes), "--db", str(db)]
+def hook_argv(executable: str, notes: Path, db: Path, config: Path | None = None, warm: bool = False) -> list[str]:
+    """The hook's command line: ``EXE hook [--warm] --notes NOTES --db DB [--config CONFIG]``
+    (``--warm``: ask a running ``notesdb mcp`` first, ``notesdb.warm``)."""
+    argv = [executable, "hook", *(["--warm"] if warm else []), "--notes", str(notes), "--db", str(db)]
     return argv + ["--config", str(config)] if config is not None else argv
 
 

@@ -307,7 +307,7 @@ def _advice(client: Client, scope: str, path: Path) -> list[str]:
 
 def install(
     notes: Path, db: Path, scope: str = "user", timeout: int = 10, *, client: str = "claude",
-    cwd: Path | None = None, config: Path | None = None,
+    cwd: Path | None = None, config: Path | None = None, warm: bool | None = None,
 ) -> Installed:  # fmt: skip
     """Add (or update) the notesdb hook in ``client``'s settings file for ``scope``.
 
@@ -315,6 +315,8 @@ def install(
     :param db: the database (absolute)
     :param config: a config file for the hook (absolute), or None for its default
     :param timeout: seconds the client waits for the hook
+    :param warm: write ``hook --warm`` (ask a running ``notesdb mcp`` first) or not; None keeps
+        what the entry being replaced in that file had (off when there is none)
     :returns: what was done; ``changed`` is False when the same entry was already there, and
         ``replaced`` names the notesdb entries of that file the new one replaced
     :raises NotesdbError: bad client or scope, a settings file that is not a JSON object, or a
@@ -339,10 +341,12 @@ def install(
             )
     data, form = _load(path)
     exe = executable()
-    entry = clients.entry(c, clients.hook_argv(exe, notes, db, config), timeout)
     groups = _groups(data, c, path, create=False)
     advice = _advice(c, scope, path)
     old = _ours_in(groups)
+    if warm is None:  # a --warm added to the entry (by hand or by an earlier install) stays
+        warm = any("--warm" in (clients.handler_argv(h) or [])[2:] for h in old)
+    entry = clients.entry(c, clients.hook_argv(exe, notes, db, config, warm), timeout)
     if old == [entry]:
         return Installed(path, entry, False, advice)
     replaced = [_described(h) for h in old]

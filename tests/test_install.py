@@ -665,3 +665,26 @@ def test_settings_reader_reads_what_json_writes(value: Any, indent: Any) -> None
     text = json.dumps(value, indent=indent)
     assert jsonc.loads(text) == value
     assert jsonc.loads("// a comment\n/* another */ " + text + " // trailing\n") == value
+
+
+def test_install_warm_writes_it_and_a_later_install_keeps_it(notes: Path, isolated_home: Path) -> None:
+    """`--warm` is an install option; an install without it keeps the --warm the entry had (added
+    by an earlier install or by hand), and `--no-warm` takes it out."""
+    path = user_settings(isolated_home)
+    assert notesdb("hook", "install", "--notes", str(notes), "--warm").returncode == 0
+    [entry] = ours(json.loads(path.read_text()))
+    assert argv(entry)[1:3] == ["hook", "--warm"]
+    check_entry(entry, notes)
+    r = notesdb("hook", "install", "--notes", str(notes))
+    assert r.stdout.startswith(f"already installed in {path}, unchanged\n"), r.stdout
+    # appended by hand at the end, as an older README said: kept too
+    data = json.loads(path.read_text())
+    [handler] = ours(data)
+    handler["command"] = shlex.join([a for a in argv(handler) if a != "--warm"] + ["--warm"])
+    path.write_text(json.dumps(data))
+    assert notesdb("hook", "install", "--notes", str(notes), "--timeout", "5").returncode == 0
+    [entry] = ours(json.loads(path.read_text()))
+    assert argv(entry)[1:3] == ["hook", "--warm"] and entry["timeout"] == 5
+    assert notesdb("hook", "install", "--notes", str(notes), "--no-warm").returncode == 0
+    [entry] = ours(json.loads(path.read_text()))
+    assert "--warm" not in argv(entry)
