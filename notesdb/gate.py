@@ -295,9 +295,10 @@ def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
 
 def _named(cand: Candidate, share: float) -> bool:
     """True when the message holds at least ``share`` of the words of one of the note's names
-    (:func:`title_share`); a note without names passes only a share of 0."""
+    (:func:`title_share`), or the note has no name words to hold (a title and file name of
+    numbers only, a daily note "2025-01-06"), as :func:`off_title` reads it."""
     held = title_share(cand)
-    return (held if held is not None else 0.0) >= share
+    return held is None or held >= share
 
 
 def _words(cand: Candidate, settings: Settings) -> int:
@@ -553,8 +554,7 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
         f.append(f"no title, desc or headings word of weight {s.rare_weight}"
                  + (f" (the heaviest weighs {_num(heaviest, s.rare_weight)})" if top.about else ""))  # fmt: skip
     if not _named(top, s.title_share):
-        share = title_share(top)
-        f.append(f"the message holds {0.0 if share is None else share:.2f} < {s.title_share} of the words "
+        f.append(f"the message holds {title_share(top) or 0.0:.2f} < {s.title_share} of the words "
                  "of the note's title, file name or aliases")  # fmt: skip
     out.append((Route.RARE, f))
     f = []
@@ -660,8 +660,9 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
     if route == Route.RARE:
         return (
             f"rare: about {', '.join(h.word for h in rare)}, coverage {top.coverage:.2f} "
-            f">= {s.rare_coverage}, the message holds {title_share(top) or 0.0:.2f} >= "
-            f"{s.title_share} of a name of the note"
+            f">= {s.rare_coverage}, "
+            + (f"the message holds {share:.2f} >= {s.title_share} of a name of the note"
+               if (share := title_share(top)) is not None else "the note's names are numbers only")
         )
     if route == Route.MARGIN:
         return (

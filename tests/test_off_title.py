@@ -160,3 +160,15 @@ def test_one_rare_word_of_a_long_title_does_not_name_the_note(tmp_path: Path) ->
         spoken = decide(c, "monswitch is playing up again")
         assert (spoken.route, spoken.notes) == ("rare", ["projects/monswitch.md"])
         assert "the message holds 1.00 >= 0.5 of a name of the note" in spoken.reasons[-1]
+
+
+def test_a_note_named_by_numbers_only_is_not_held_to_naming() -> None:
+    """A daily note's title and file name are a date: bare numbers are no subject words, so the
+    note has no name to hold, and the rare route judges it by its rare word (it used to be held
+    to naming it, "the message holds 0.00 < 0.5", and stay silent)."""
+    daily = _cand("2025-01-06", [_hit("kestrel", 4.0, "title")], 5.0)
+    assert daily.path == "2025-01-06.md" and title_share(daily) is None
+    other = _cand("Birds", [_hit("kestrel", 1.0, "body")], 5.0)
+    d = judge(Ranking([daily, other], 5.0), Settings())
+    assert (d.route, d.notes) == ("rare", ["2025-01-06.md"])
+    assert any(r.endswith("coverage 0.80 >= 0.6, the note's names are numbers only") for r in d.reasons)
