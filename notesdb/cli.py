@@ -540,7 +540,7 @@ def hook_install(
         db_path = cfg.resolve_db(db, folder).resolve()
         # build the index first: the first message is then judged against every note, and a
         # database that cannot be written stops the install before a broken hook is added
-        config_path = config.expanduser().resolve() if config is not None else None
+        config_path = cfg.config_path(config).resolve() if config is not None else None
         if config_path is not None and not config_path.is_file():
             raise NotesdbError(f"config file not found: {config}")
         o = Opened(folder, db_path, config_path, progress=True)  # reads (checks) the config

@@ -130,11 +130,22 @@ def _outside_notes(db: Path, notes: Path, default: bool = False) -> None:
         )
 
 
+def _expand(value: str | os.PathLike[str], what: str) -> Path:
+    """``value`` with a leading ``~`` or ``~user`` expanded.
+
+    :raises ConfigError: ``~user`` names no user (or the home folder cannot be known)
+    """
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:
+        raise ConfigError(f"{what} {os.fspath(value)!r}: its '~' names no home folder known here") from None
+
+
 def config_path(config: str | os.PathLike[str] | None = None) -> Path:
     """The config file path: the option, else ``NOTESDB_CONFIG``, else the user config dir."""
     value = config or os.environ.get("NOTESDB_CONFIG")
     if value:
-        return Path(value).expanduser()
+        return _expand(value, "config file")
     return Path(_user_config_dir()) / "notesdb.toml"
 
 
@@ -257,6 +268,6 @@ def load_config(config: str | os.PathLike[str] | None = None) -> Config:
     if "model" in meaning:
         if not isinstance(meaning["model"], str) or not meaning["model"].strip():
             raise ConfigError(f"config file {path}: [meaning] model must be the path of a folder")
-        model = Path(meaning["model"]).expanduser()
+        model = _expand(meaning["model"], f"config file {path}: [meaning] model")
         out.meaning_model = str(model if model.is_absolute() else path.parent / model)
     return out

@@ -112,7 +112,10 @@ def specificity(zipf: float, settings: Settings) -> float:
     It plays the part of a background-corpus IDF beside the notes' own IDF. Midpoint and slope
     are ``settings.english_midpoint`` and ``settings.english_slope``.
     """
-    return 1.0 / (1.0 + math.exp(settings.english_slope * (zipf - settings.english_midpoint)))
+    x = settings.english_slope * (zipf - settings.english_midpoint)
+    if x > 700.0:  # exp would overflow a float (a slope set absurdly steep): the curve is 0 there
+        return 0.0
+    return 1.0 / (1.0 + math.exp(x))
 
 
 def search_sql() -> str:

@@ -281,6 +281,8 @@ class Settings:
                 raise ValueError(f"gate setting {key!r} must be a finite number, not {value!r}")
             if value < 0:
                 raise ValueError(f"gate setting {key!r} must be zero or more, not {value!r}")
+            if value == 0 and key in _POSITIVE:
+                raise ValueError(f"gate setting {key!r} must be more than zero ({_POSITIVE[key]}), not {value!r}")
             if key in _WHOLE_NUMBERS and value != int(value):
                 raise ValueError(f"gate setting {key!r} counts {_WHOLE_NUMBERS[key]}: a whole number, not {value!r}")
             values[key] = int(value) if key in _WHOLE_NUMBERS else float(value)
@@ -317,5 +319,7 @@ SCORING: Final = (
     "english_midpoint",
     "english_slope",
 )
+#: Settings a score is divided by or that scale a share: zero would divide by zero or say nothing.
+_POSITIVE: Final = {"body_saturation": "a body word's BM25 weight is read as a share of it"}
 #: Settings that are whole numbers, and what they count.
 _WHOLE_NUMBERS: Final = {"strong_words": "words", "lead_words": "words", "ahead_words": "words", "sole_doc_freq": "notes", "reference_notes": "notes", "min_idf_notes": "notes"}

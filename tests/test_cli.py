@@ -538,6 +538,9 @@ def test_log_when_empty(indexed: tuple[Path, Path]) -> None:
         ("[gaet]\nrare_weight = 3.0\n", "unknown table 'gaet', did you mean 'gate'?"),
         ("rare_weight = 3.0\n", "unknown setting outside a table 'rare_weight', it belongs under [gate]"),
         ("[gate]\nrare_wieght = 3\n", "unknown gate setting 'rare_wieght' (did you mean 'rare_weight'?)\n"),
+        # values that used to pass and then fail at the first message
+        ("[gate]\nbody_saturation = 0\n", "gate setting 'body_saturation' must be more than zero"),
+        ("[meaning]\nmodel = '~nosuchuser-x1/m'\n", "[meaning] model '~nosuchuser-x1/m': its '~' names no home folder"),
     ],
 )
 def test_config_of_the_wrong_shape_is_one_line(indexed: tuple[Path, Path], tmp_path: Path, content: str, error: str) -> None:
@@ -545,6 +548,27 @@ def test_config_of_the_wrong_shape_is_one_line(indexed: tuple[Path, Path], tmp_p
     conf.write_text(content)
     r = invoke("check", "hello", *where(indexed), "--config", str(conf))
     assert r.exit_code == 1 and error in r.stderr and r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["search", "worcester"], ["doctor"], ["hook", "install"]])
+def test_a_config_path_under_an_unknown_user_is_one_line(indexed: tuple[Path, Path], command: list[str]) -> None:
+    r = invoke(*command, *where(indexed), "--config", "~nosuchuser-x1/c.toml")
+    assert r.exit_code == 1 and r.stderr == (
+        "Error: config file '~nosuchuser-x1/c.toml': its '~' names no home folder known here\n"
+    )
+
+
+def test_an_absurdly_steep_english_slope_reads_as_a_step(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """english_slope 1e30 overflowed math.exp at the first message: the curve is a step there."""
+    from notesdb.rank import specificity
+    from notesdb.settings import Settings
+
+    steep = Settings(english_slope=1e30)
+    assert (specificity(6.0, steep), specificity(3.0, steep)) == (0.0, 1.0)
+    conf = tmp_path / "notesdb.toml"
+    conf.write_text("[gate]\nenglish_slope = 1e30\n")
+    r = invoke("check", COVERED_MESSAGE, *where(indexed), "--config", str(conf))
+    assert r.exit_code == 0 and r.stderr == ""
 
 
 def test_config_that_is_a_fifo_is_refused_not_read(indexed: tuple[Path, Path], tmp_path: Path) -> None:
