@@ -36,7 +36,9 @@ __all__ = [
     "note_count",
     "searchable_count",
     "TABLES",
+    "FTS_SHADOW_TABLES",
     "missing_tables",
+    "copy_decisions",
 ]
 
 #: ``PRAGMA user_version`` after the last migration in ``notesdb/migrations.py``.
@@ -147,11 +149,46 @@ TABLES: Final = (
 )
 
 
+#: The tables FTS5 keeps for ``notes_fts`` (sqlite.org/fts5.html, "shadow tables"): without
+#: one of them the full-text index cannot be opened, so it is checked like :data:`TABLES`.
+FTS_SHADOW_TABLES: Final = ("notes_fts_config", "notes_fts_data", "notes_fts_docsize", "notes_fts_idx")
+
+
 def missing_tables(conn: sqlite3.Connection) -> list[str]:
-    """The tables of :data:`TABLES` the open database lacks (dropped by hand or by another
-    program), sorted; empty for a whole database."""
+    """The tables of :data:`TABLES` and :data:`FTS_SHADOW_TABLES` the open database lacks
+    (dropped by hand or by another program), sorted; empty for a whole database."""
     have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
-    return [t for t in TABLES if t not in have]
+    return sorted(t for t in TABLES + FTS_SHADOW_TABLES if t not in have)
+
+
+def copy_decisions(conn: sqlite3.Connection, old: Path) -> int:
+    """Copy the logged decisions (labels included) of the database file ``old`` into ``conn``'s
+    ``decisions`` table, the columns both have; used when a database is rebuilt from the notes.
+
+    :returns: decisions copied (0 when ``old`` has no readable decisions table)
+    """
+    old = Path(old)
+    # without a write-ahead log beside it the file is read as immutable: no -wal or -shm is made
+    # beside a copy kept as it was
+    params = {"mode": "ro"} if old.with_name(old.name + "-wal").exists() else {"mode": "ro", "immutable": "1"}
+    try:
+        src = sqlite3.connect(sqlite_uri(old, **params), uri=True)
+        try:
+            theirs = [r[1] for r in src.execute("PRAGMA table_info(decisions)")]
+            if not theirs:
+                return 0
+            ours = {r[1] for r in conn.execute("PRAGMA table_info(decisions)")}
+            cols = [c for c in theirs if c in ours]
+            rows = src.execute(f"SELECT {', '.join(cols)} FROM decisions ORDER BY id").fetchall()
+        finally:
+            src.close()
+    except sqlite3.Error:
+        return 0
+    with transaction(conn):
+        conn.executemany(
+            f"INSERT OR IGNORE INTO decisions ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", rows
+        )
+    return len(rows)
 
 
 _MAGIC: Final = b"SQLite format 3\x00"

@@ -3,7 +3,7 @@
 Each check says what it looked at and whether it is fine. With ``repair`` a check that fails
 is mended where that is safe: the FTS index is rebuilt from ``notes``, ``vocab`` is recounted,
 a stale index is synced, a database missing some of its tables is moved aside (kept) and
-rebuilt, loose file permissions are set back to 0600, past hook errors (a
+rebuilt with its logged decisions copied back, loose file permissions are set back to 0600, past hook errors (a
 decision was logged since) are cleared from ``hook-errors.jsonl``, and a database that
 cannot be read is moved aside to ``<name>.damaged-<time>`` (never deleted) and rebuilt from
 the notes. A database written by a newer notesdb is left alone.
@@ -33,6 +33,7 @@ from notesdb.db import (
     SCHEMA_VERSION,
     SQLITE_SIDE_SUFFIXES,
     check_ours,
+    copy_decisions,
     missing_tables,
     move_aside,
     open_db,
@@ -288,8 +289,10 @@ def _check_database(
                                           "kept, and rebuilds it from the notes)")  # fmt: skip
             return None
         conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
+        kept = copy_decisions(conn, moved) if moved else 0
         where = moved.name if moved else "nowhere"
-        report.add("schema", FIXED, f"{what}: moved it to {where} and rebuilt {_indexed(stats)} notes")
+        report.add("schema", FIXED, f"{what}: moved it to {where}, rebuilt {_indexed(stats)} notes and "
+                                    f"copied back its {kept} logged decisions")  # fmt: skip
         return conn
     report.add("schema", OK, f"version {version}")
     return conn

@@ -465,11 +465,15 @@ def test_doctor_reports_then_repairs(indexed: tuple[Path, Path], kind: str) -> N
     consistent(db, vault)
 
 
-@pytest.mark.parametrize("table", ["english", "decisions"])
+@pytest.mark.parametrize("table", ["english", "decisions", "notes_fts_idx"])
 def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: tuple[Path, Path], table: str) -> None:
-    """A table dropped by hand leaves the hook silent on every message: doctor says so (it
-    said "healthy"), and --repair moves the file aside (kept) and rebuilds it."""
+    """A table dropped by hand (or one of FTS5's own) leaves the hook silent on every message:
+    doctor says so (it said "healthy", or sent to itself in a circle), and --repair moves the
+    file aside (kept) and rebuilds it, with the logged decisions and their labels copied back."""
     vault, db = indexed
+    assert run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE)).returncode == 0
+    assert run("label", "set", "1", "right", "--notes", vault, "--db", db).returncode == 0
+    logged = 0 if table == "decisions" else 1
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute(f"DROP TABLE {table}")
     conn.close()
@@ -482,8 +486,11 @@ def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: 
     assert proc.returncode == 0 and out.splitlines()[-1] == "healthy", out
     aside = sorted(db.parent.glob(db.name + ".damaged-*"))
     assert len(aside) == 1
-    assert f"fixed    schema: version 11, but tables are missing: {table}: moved it to {aside[0].name} and rebuilt " in out
-    proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE))
+    assert f"fixed    schema: version 11, but tables are missing: {table}: moved it to {aside[0].name}, rebuilt " in out
+    assert f" notes and copied back its {logged} logged decisions" in out
+    assert [(r["id"], r["label"]) for r in rows(db)] == ([(1, "right")] if logged else [])
+    # a new conversation (in the first one the note was named already: the log came back)
+    proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE, session="after-repair"))
     assert COVERED_NOTE.encode() in proc.stdout
     consistent(db, vault)
 
