@@ -938,9 +938,10 @@ def label_export(
         typer.echo(text, nl=False)
         return
     try:
-        folder = o.notes or _indexed_root(o.conn)
-        if folder is not None and file.expanduser().resolve().is_relative_to(folder.resolve()):
-            raise NotesdbError(f"{file} is inside the notes folder {folder}: notesdb never writes there")
+        # the folder named now and the one the database indexes: neither is written to
+        for folder in dict.fromkeys(f for f in (o.notes, _indexed_root(o.conn)) if f is not None):
+            if file.expanduser().resolve().is_relative_to(Path(folder).resolve()):
+                raise NotesdbError(f"{file} is inside the notes folder {folder}: notesdb never writes there")
         exported_before = str(file.expanduser().resolve()) in log.exports(o.conn)
         if (file.exists() or file.is_symlink()) and not (force or exported_before):
             raise NotesdbError(f"{file} exists and is not an earlier export: pass --force to replace it")

@@ -337,8 +337,9 @@ def refuse_export_target(conn: sqlite3.Connection, path: Path) -> None:
         return
     target = path.expanduser().resolve()
     database = Path(row[2])
-    for suffix in DATABASE_SIDE_SUFFIXES:
-        side = database.with_name(database.name + suffix)
+    # SQLite's files, and notesdb's own beside them: the sync lock and the hook's error log
+    beside = [database.with_name(database.name + suffix) for suffix in DATABASE_SIDE_SUFFIXES + (".lock",)]
+    for side in beside + [database.with_name("hook-errors.jsonl")]:
         same = target == side.resolve()
         if not same and st is not None:
             try:
@@ -347,7 +348,7 @@ def refuse_export_target(conn: sqlite3.Connection, path: Path) -> None:
             except OSError:
                 pass
         if same:
-            raise NotesdbError(f"{path} is the database in use ({side}): choose another file for the cases")
+            raise NotesdbError(f"{path} is a file of the database in use ({side}): choose another file for the cases")
 
 
 def export_labels(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> list[Case]:

@@ -618,12 +618,12 @@ def _labelled_db(indexed: tuple[Path, Path]) -> None:
     assert r.exit_code == 0, r.stderr
 
 
-@pytest.mark.parametrize("suffix", ["", "-wal", "-shm", "-journal"])
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm", "-journal", ".lock", "hook-errors.jsonl"])
 @pytest.mark.parametrize("via_symlink", [False, True])
 def test_label_export_force_refuses_the_database_and_its_files(indexed: tuple[Path, Path], tmp_path: Path, suffix: str, via_symlink: bool) -> None:
     vault, db = indexed
     _labelled_db(indexed)
-    target = db.with_name(db.name + suffix)
+    target = db.with_name(suffix) if suffix.endswith(".jsonl") else db.with_name(db.name + suffix)
     if not target.exists():  # SQLite removes and makes its side files itself: only the name matters
         target.write_bytes(b"")
     name = target
@@ -633,12 +633,27 @@ def test_label_export_force_refuses_the_database_and_its_files(indexed: tuple[Pa
     r = invoke("label", "export", str(name), "--force", *where(indexed))
     assert r.exit_code == 1
     assert r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.stderr
-    assert f"is the database in use ({target})" in r.stderr
+    assert f"is a file of the database in use ({target})" in r.stderr
     if target.exists():  # no cases file was written over it
         assert b'"expect"' not in target.read_bytes()
     conn = sqlite3.connect(db)  # the live database still holds its decision and label
     assert conn.execute("SELECT label FROM decisions WHERE id = 1").fetchone() == ("right",)
     conn.close()
+
+
+def test_label_export_never_writes_in_the_folder_the_database_indexes(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """--notes naming another folder (or NOTESDB_NOTES) does not make the indexed one writable."""
+    vault, db = indexed
+    (vault / "new-note.md").write_text("# New\n\nso that this index records its folder\n")
+    assert invoke("index", *where(indexed)).exit_code == 0
+    _labelled_db(indexed)
+    other = tmp_path / "other"
+    other.mkdir()
+    r = invoke("label", "export", str(vault / "cases.jsonl"), "--notes", str(other), "--db", str(db))
+    assert (r.exit_code, r.stderr) == (
+        1, f"Error: {vault / 'cases.jsonl'} is inside the notes folder {vault}: notesdb never writes there\n"
+    )
+    assert not (vault / "cases.jsonl").exists()
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "socket"])
