@@ -147,23 +147,27 @@ def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
 
 
 def read_note(place: Place, path: str) -> str:
-    """The ``read_note`` tool: the text of the indexed note at ``path`` (relative to the notes
-    folder, as ``search`` gives it), at most ``MAX_READ_CHARS`` characters.
+    """The ``read_note`` tool: the text of the indexed note at ``path``, at most
+    ``MAX_READ_CHARS`` characters. ``path`` is relative to the notes folder, as ``search``
+    gives it (``./`` and doubled slashes allowed), or absolute inside the folder, as the hook's
+    line gives it (:func:`notesdb.notepath.index_path`).
 
     :raises NotesdbError: ``path`` is not an indexed note, or leads outside the notes folder
-        (``..``, an absolute path, a symlink out), or cannot be read
+        (``..``, an absolute path elsewhere, a symlink out), or cannot be read
     """
     from notesdb.errors import NotesdbError
+    from notesdb.notepath import index_path
 
     notes, conn, _ = place.open()
+    root = notes.resolve()
+    rel = index_path(path, (root, notes.absolute()))
     try:
-        known = conn.execute("SELECT 1 FROM notes WHERE path = ?", (path,)).fetchone()
+        known = rel is not None and conn.execute("SELECT 1 FROM notes WHERE path = ?", (rel,)).fetchone()
     finally:
         conn.close()
-    if not known:
+    if not known or rel is None:
         raise NotesdbError(f"not a note in the notes folder: {path!r} (use a path that search returns)")
-    root = notes.resolve()
-    full = (root / path).resolve()
+    full = (root / rel).resolve()
     if not full.is_relative_to(root) or not full.is_file():
         raise NotesdbError(f"refused: {path!r} does not lead to a file inside the notes folder")
     try:
@@ -289,7 +293,8 @@ def build_server(place: Place) -> Any:
 
     @server.tool(name="read_note")
     def read_note_tool(path: str) -> str:
-        """Read one note by its path inside the notes folder (as search returns it)."""
+        """Read one note by its path: relative to the notes folder as search returns it, or
+        the absolute path notesdb's line before a message gives."""
         try:
             return read_note(place, path)
         except NotesdbError as e:

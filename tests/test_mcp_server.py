@@ -122,6 +122,35 @@ def test_read_note_reads_indexed_notes_and_refuses_everything_else(indexed: tupl
         assert "PRIVATE-CONTENT" not in text(res)
 
 
+def test_read_note_takes_the_path_the_hook_line_gives_and_normalised_relative_paths(indexed: tuple[Path, Path]) -> None:
+    """The line before a message names notes by absolute path; the instructions tell the model
+    to read them with read_note, so that path, and ./ or doubled-slash forms, read the note."""
+    vault, db = indexed
+    _, hit, *reads = session(params(vault, db), [
+        ("hook", {"message": HIT}),
+        ("read_note", {"path": str(vault.resolve() / COVERED_NOTE)}),
+        ("read_note", {"path": str(vault) + "//" + COVERED_NOTE.replace("/", "/./")}),
+        ("read_note", {"path": "./" + COVERED_NOTE}),
+        ("read_note", {"path": COVERED_NOTE.replace("/", "//")}),
+        ("read_note", {"path": "home/../" + COVERED_NOTE}),
+        ("read_note", {"path": "/etc/passwd"}),
+        ("read_note", {"path": str(vault / ".." / "vault" / ".." / "secret.md")}),
+        ("read_note", {"path": "."}),
+        ("read_note", {"path": str(vault)}),
+    ])
+    line = json.loads(text(hit))["hookSpecificOutput"]["additionalContext"]
+    shown = str(vault.resolve() / COVERED_NOTE)
+    assert f"({shown})" in line
+    want = (vault / COVERED_NOTE).read_text()
+    for res in reads[:5]:
+        assert not res.is_error, text(res)
+        assert text(res) == want
+    for res, given in zip(reads[5:], ["/etc/passwd", str(vault / ".." / "vault" / ".." / "secret.md"), ".", str(vault)]):
+        assert res.is_error
+        assert text(res) == (f"Error executing tool read_note: not a note in the notes folder: {given!r} "
+                             "(use a path that search returns)")
+
+
 def test_why_explains_the_last_decision_of_a_session(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     _, _, _, res, other, none = session(params(vault, db), [
