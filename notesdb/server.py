@@ -23,7 +23,9 @@ Needs the ``mcp`` extra (``pip install -e '.[mcp]'`` in a checkout of notesdb); 
 imports this module.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: the SDK reads each tool's argument types from its
+# signature, and the ``search`` tool's ``limit`` type is built inside ``build_server`` (pydantic
+# is imported only there, after the hook socket is up), which a string annotation could not see.
 
 import json
 import os
@@ -117,8 +119,9 @@ def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
 
     :returns: ``{"query", "corrections": [{"from","to"}], "expansions": [...], "results":
         [{"rank", "score", "bm25", "title", "path", "desc"}]}``
-    :raises NotesdbError: ``query`` is empty or blank (as ``notesdb search`` refuses it), or
-        see :meth:`Place.open`
+    :param limit: notes to return, 1 to ``MAX_SEARCH_LIMIT``
+    :raises NotesdbError: ``query`` is empty or blank (as ``notesdb search`` refuses it),
+        ``limit`` is not an integer from 1 to ``MAX_SEARCH_LIMIT``, or see :meth:`Place.open`
     """
     from notesdb.errors import NotesdbError
     from notesdb.query import build_query
@@ -127,7 +130,8 @@ def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
 
     if not query.strip():
         raise NotesdbError("nothing to search for: the query is empty (give one or more words)")
-    limit = max(1, min(int(limit), MAX_SEARCH_LIMIT))
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_SEARCH_LIMIT:
+        raise NotesdbError(f"limit must be a whole number from 1 to {MAX_SEARCH_LIMIT}, not {limit!r}")
     _, conn, _ = place.open()
     try:
         q = build_query(conn, query, note_count(conn))
@@ -275,15 +279,22 @@ def warm_judge(watch: Any) -> Callable[[bytes, list[str]], str]:
 
 def build_server(place: Place) -> Any:
     """The MCP server with its four tools (``mcp.server.MCPServer``)."""
+    from typing import Annotated
+
     from mcp.server import MCPServer
+    from pydantic import Field
 
     from notesdb import __version__
     from notesdb.errors import NotesdbError
 
     server = MCPServer("notesdb", instructions=INSTRUCTIONS, version=__version__)
+    # Declared in the tool's input schema (integer, minimum, maximum) and checked by the SDK's
+    # validation against the same: strict, so that the string "3" is refused as the schema says,
+    # not coerced.
+    Limit = Annotated[int, Field(ge=1, le=MAX_SEARCH_LIMIT, strict=True)]
 
     @server.tool()
-    def search(query: str, limit: int = 10) -> dict[str, Any]:
+    def search(query: str, limit: Limit = 10) -> dict[str, Any]:
         """Search the Markdown notes (BM25 over title, description, headings, body, with typo
         correction). Returns ranked notes with their paths."""
         try:
