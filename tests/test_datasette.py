@@ -170,6 +170,16 @@ def test_search_query_takes_any_text(site: Site) -> None:
     assert site.query("search", q='"unbalanced AND (') == []
 
 
+def test_search_query_without_words_shows_the_form_and_no_rows(site: Site) -> None:
+    """Opened from the database page the query has no q: the blank form, not an FTS5 error."""
+    for params in ({}, {"q": ""}, {"q": "   "}, {"q": '""'}):
+        assert site.query("search", **params) == [], params
+    with urllib.request.urlopen(f"{site.base}/{site.name}/search", timeout=30) as r:
+        assert r.status == 200
+        page = r.read().decode()
+    assert 'name="q"' in page and "syntax error" not in page
+
+
 def test_notes_table_has_the_search_box(site: Site) -> None:
     page = site.get("/notes.json", _search="timelapse", _shape="objects", _col="path")
     found = [r["path"] for r in page["rows"]]
