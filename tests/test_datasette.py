@@ -256,6 +256,39 @@ def test_notes_with_problems_lists_the_broken_note(site: Site) -> None:
     assert "YAML" in rows[0]["problems"] or "front matter" in rows[0]["problems"]
 
 
+#: FTS5's shadow tables of notes_fts (https://sqlite.org/fts5.html, "the shadow tables"): its
+#: storage, not data anyone reads; Datasette hides them by itself (checked below), so the
+#: metadata does not describe them.
+FTS5_SHADOW = {f"notes_fts_{part}" for part in ("data", "idx", "content", "docsize", "config")}
+
+
+def test_every_table_and_column_of_a_fresh_database_is_described(site: Site, tmp_path: Path) -> None:
+    """The README says every table and column is described: every table and view of a new
+    database (sqlite_master) and every column of each (PRAGMA table_info) has a description in
+    the shipped metadata, so a migration that adds one without describing it fails here."""
+    from notesdb.datasette import database_name, metadata
+    from notesdb.db import open_db
+
+    db = tmp_path / "fresh.db"
+    conn = open_db(db)
+    try:
+        names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")]
+        columns = {n: [c[1] for c in conn.execute(f'PRAGMA table_info("{n}")')] for n in names}
+    finally:
+        conn.close()
+    tables = metadata(db)["databases"][database_name(db)]["tables"]
+    assert FTS5_SHADOW & set(names) == {"notes_fts_data", "notes_fts_idx", "notes_fts_docsize", "notes_fts_config"}
+    hidden = {t["name"]: t["hidden"] for t in site.get(".json")["tables"]}
+    assert all(hidden[n] for n in FTS5_SHADOW & set(names))
+    undescribed = [n for n in names if n not in FTS5_SHADOW and not tables.get(n, {}).get("description", "").strip()]
+    assert undescribed == []
+    missing = [(n, c) for n in names if n not in FTS5_SHADOW for c in columns[n]
+               if not str(tables[n].get("columns", {}).get(c, "")).strip()]
+    assert missing == []
+    assert set(tables) <= set(names)  # nothing described that is not there
+    assert "notes" in names and len(columns["notes"]) == 19  # the schema was really read
+
+
 def test_metadata_is_keyed_by_the_database_name(site: Site, tmp_path: Path) -> None:
     done = _notesdb("datasette", "--metadata", "--notes", str(site.notes), "--db", str(site.db), env=_env(tmp_path))
     assert done.returncode == 0, done.stderr
