@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 __all__ = ["index_path"]
 
@@ -47,6 +47,6 @@ def index_path(given: str, roots: Iterable[Path | str]) -> str | None:
         else:
             return None
     rel = posixpath.normpath(path)
-    if rel in (".", "..") or rel.startswith("../") or rel.startswith("/"):
+    if rel in (".", "..") or rel.startswith(("../", "/")):
         return None
     return rel
