@@ -862,7 +862,8 @@ def label_set(
         typer.Option(
             "--note",
             help="wrong: the note that should have come first (omit or \"\" if it should have been silent); "
-            "missed: the note that covers the message (required). Path relative to the notes folder.",
+            "missed: the note that covers the message (required). Path relative to the notes folder, "
+            "or absolute inside it (as the hook's line shows it).",
             show_default=False,
         ),
     ] = None,
@@ -877,7 +878,7 @@ def label_set(
     try:
         if decision_id > 2**63 - 1:  # beyond SQLite's integers: no such decision
             raise NotesdbError(f"no logged decision #{decision_id}")
-        row = set_label(o.conn, decision_id, verdict, note)
+        row = set_label(o.conn, decision_id, verdict, note, o.notes)
     except NotesdbError as e:
         fail(str(e))
         return

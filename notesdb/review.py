@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import sqlite3
 import stat as statmod
 from dataclasses import dataclass
@@ -184,22 +185,50 @@ def _decision_row(conn: sqlite3.Connection, decision_id: int) -> dict[str, Any]:
     return item
 
 
-def _check_note(conn: sqlite3.Connection, note: str) -> str:
-    path = note.strip().replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    if conn.execute("SELECT 1 FROM notes WHERE path = ?", (path,)).fetchone():
-        return path
+def _close_paths(path: str, paths: list[str]) -> list[str]:
+    """Up to 3 indexed ``paths`` spelled like ``path``, best first: difflib's ratio at least 0.6
+    (difflib's default cutoff, as for config names in :mod:`notesdb.config`), compared without
+    the file extension, which nearly every note shares and which alone brings two unrelated
+    names near the cutoff ("nonexist.md" and "home/woodstove.md" score 0.5)."""
     import difflib
 
-    paths = [r[0] for r in conn.execute("SELECT path FROM notes")]
-    close = difflib.get_close_matches(path, paths, n=3, cutoff=0.5)
+    def bare(p: str) -> str:
+        return posixpath.splitext(p)[0]
+
+    by_bare: dict[str, str] = {}
+    for p in paths:
+        by_bare.setdefault(bare(p), p)
+    return [by_bare[c] for c in difflib.get_close_matches(bare(path), list(by_bare), n=3, cutoff=0.6)]
+
+
+def _check_note(conn: sqlite3.Connection, note: str, notes_folder: Path | None = None) -> str:
+    """The index's path of the note ``note`` names (see :func:`set_label`).
+
+    :raises NotesdbError: it names no indexed note (with close indexed paths as suggestions)
+    """
+    from notesdb.notepath import index_path
+
+    given = note.strip()
+    roots: list[Path | str] = []
+    row = conn.execute("SELECT value FROM meta WHERE key = 'notes_root'").fetchone()
+    if row and row[0]:
+        roots.append(row[0])  # the folder the hook's line named notes under
+    if notes_folder is not None:
+        roots += [notes_folder.resolve(), notes_folder.absolute()]
+    how = "give its path relative to the notes folder, or its absolute path inside it"
+    path = index_path(given.replace("\\", "/"), roots)
+    if path is None:
+        raise NotesdbError(f"no note {given!r} in the notes folder: {how}")
+    if conn.execute("SELECT 1 FROM notes WHERE path = ?", (path,)).fetchone():
+        return path
+    close = _close_paths(path, [r[0] for r in conn.execute("SELECT path FROM notes")])
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    raise NotesdbError(f"no note {path!r} in the index: give its path relative to the notes folder{hint}")
+    raise NotesdbError(f"no note {path!r} in the index: {how}{hint}")
 
 
 def set_label(
-    conn: sqlite3.Connection, decision_id: int, verdict: str, note: str | None = None
+    conn: sqlite3.Connection, decision_id: int, verdict: str, note: str | None = None,
+    notes_folder: Path | None = None,
 ) -> dict[str, Any]:
     """Mark a logged decision right, wrong or missed (a new label replaces an old one).
 
@@ -210,7 +239,11 @@ def set_label(
 
     :param decision_id: the ``decisions.id`` (as shown by ``notesdb log`` / ``label list``)
     :param verdict: one of :data:`VERDICTS`
-    :param note: a note path relative to the notes folder, as in the index
+    :param note: a note's path relative to the notes folder, as in the index (``./`` and
+        doubled slashes allowed), or its absolute path inside the folder, as the hook's line
+        shows it (:func:`notesdb.notepath.index_path`); stored relative
+    :param notes_folder: the notes folder, when known; the folder the database was last synced
+        with (``meta.notes_root``) is used too
     :returns: the decision as a dict (``id``, ``time``, ``prompt``, ``spoken``, ``notes``,
         ``route``, ``label``, ``label_note``) after labelling
     :raises NotesdbError: an unknown verdict or decision, a decision whose prompt was not
@@ -237,7 +270,7 @@ def set_label(
                 f"decision #{decision_id} was silent: label it 'missed --note PATH' if a note covers it"
             )
         if note:
-            note = _check_note(conn, note)
+            note = _check_note(conn, note, notes_folder)
             if row["notes"] and note == row["notes"][0]:
                 raise NotesdbError(f"{note} is the note it named first: label it 'right' instead")
     else:
@@ -247,7 +280,7 @@ def set_label(
             )
         if not note:
             raise NotesdbError("'missed' needs --note PATH: the note that covers the message")
-        note = _check_note(conn, note)
+        note = _check_note(conn, note, notes_folder)
     conn.execute("UPDATE decisions SET label = ?, label_note = ? WHERE id = ?", (verdict, note, decision_id))
     return _decision_row(conn, decision_id)
 

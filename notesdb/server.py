@@ -23,7 +23,9 @@ Needs the ``mcp`` extra (``pip install -e '.[mcp]'`` in a checkout of notesdb); 
 imports this module.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: the SDK reads each tool's argument types from its
+# signature, and the ``search`` tool's ``limit`` type is built inside ``build_server`` (pydantic
+# is imported only there, after the hook socket is up), which a string annotation could not see.
 
 import json
 import os
@@ -117,8 +119,9 @@ def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
 
     :returns: ``{"query", "corrections": [{"from","to"}], "expansions": [...], "results":
         [{"rank", "score", "bm25", "title", "path", "desc"}]}``
-    :raises NotesdbError: ``query`` is empty or blank (as ``notesdb search`` refuses it), or
-        see :meth:`Place.open`
+    :param limit: notes to return, 1 to ``MAX_SEARCH_LIMIT``
+    :raises NotesdbError: ``query`` is empty or blank (as ``notesdb search`` refuses it),
+        ``limit`` is not an integer from 1 to ``MAX_SEARCH_LIMIT``, or see :meth:`Place.open`
     """
     from notesdb.errors import NotesdbError
     from notesdb.query import build_query
@@ -127,7 +130,8 @@ def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
 
     if not query.strip():
         raise NotesdbError("nothing to search for: the query is empty (give one or more words)")
-    limit = max(1, min(int(limit), MAX_SEARCH_LIMIT))
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_SEARCH_LIMIT:
+        raise NotesdbError(f"limit must be a whole number from 1 to {MAX_SEARCH_LIMIT}, not {limit!r}")
     _, conn, _ = place.open()
     try:
         q = build_query(conn, query, note_count(conn))
@@ -147,23 +151,27 @@ def search_notes(place: Place, query: str, limit: int = 10) -> dict[str, Any]:
 
 
 def read_note(place: Place, path: str) -> str:
-    """The ``read_note`` tool: the text of the indexed note at ``path`` (relative to the notes
-    folder, as ``search`` gives it), at most ``MAX_READ_CHARS`` characters.
+    """The ``read_note`` tool: the text of the indexed note at ``path``, at most
+    ``MAX_READ_CHARS`` characters. ``path`` is relative to the notes folder, as ``search``
+    gives it (``./`` and doubled slashes allowed), or absolute inside the folder, as the hook's
+    line gives it (:func:`notesdb.notepath.index_path`).
 
     :raises NotesdbError: ``path`` is not an indexed note, or leads outside the notes folder
-        (``..``, an absolute path, a symlink out), or cannot be read
+        (``..``, an absolute path elsewhere, a symlink out), or cannot be read
     """
     from notesdb.errors import NotesdbError
+    from notesdb.notepath import index_path
 
     notes, conn, _ = place.open()
+    root = notes.resolve()
+    rel = index_path(path, (root, notes.absolute()))
     try:
-        known = conn.execute("SELECT 1 FROM notes WHERE path = ?", (path,)).fetchone()
+        known = rel is not None and conn.execute("SELECT 1 FROM notes WHERE path = ?", (rel,)).fetchone()
     finally:
         conn.close()
-    if not known:
+    if not known or rel is None:
         raise NotesdbError(f"not a note in the notes folder: {path!r} (use a path that search returns)")
-    root = notes.resolve()
-    full = (root / path).resolve()
+    full = (root / rel).resolve()
     if not full.is_relative_to(root) or not full.is_file():
         raise NotesdbError(f"refused: {path!r} does not lead to a file inside the notes folder")
     try:
@@ -271,15 +279,22 @@ def warm_judge(watch: Any) -> Callable[[bytes, list[str]], str]:
 
 def build_server(place: Place) -> Any:
     """The MCP server with its four tools (``mcp.server.MCPServer``)."""
+    from typing import Annotated
+
     from mcp.server import MCPServer
+    from pydantic import Field
 
     from notesdb import __version__
     from notesdb.errors import NotesdbError
 
     server = MCPServer("notesdb", instructions=INSTRUCTIONS, version=__version__)
+    # Declared in the tool's input schema (integer, minimum, maximum) and checked by the SDK's
+    # validation against the same: strict, so that the string "3" is refused as the schema says,
+    # not coerced.
+    Limit = Annotated[int, Field(ge=1, le=MAX_SEARCH_LIMIT, strict=True)]
 
     @server.tool()
-    def search(query: str, limit: int = 10) -> dict[str, Any]:
+    def search(query: str, limit: Limit = 10) -> dict[str, Any]:
         """Search the Markdown notes (BM25 over title, description, headings, body, with typo
         correction). Returns ranked notes with their paths."""
         try:
@@ -289,7 +304,8 @@ def build_server(place: Place) -> Any:
 
     @server.tool(name="read_note")
     def read_note_tool(path: str) -> str:
-        """Read one note by its path inside the notes folder (as search returns it)."""
+        """Read one note by its path: relative to the notes folder as search returns it, or
+        the absolute path notesdb's line before a message gives."""
         try:
             return read_note(place, path)
         except NotesdbError as e:

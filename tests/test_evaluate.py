@@ -272,6 +272,58 @@ def test_label_and_export_round_trip(tiny: dict[str, Path], tmp_path: Path) -> N
     assert (s["hits"], s["silent"], s["wrong"], s["missed"], s["false_alarms"]) == (1, 1, 1, 1, 1)
 
 
+def test_label_note_may_be_the_absolute_path_the_hook_line_shows(tiny: dict[str, Path]) -> None:
+    """The hook's line names notes by absolute path (the folder with its links resolved), so
+    --note takes that path, and ./ and doubled-slash forms, as the note; paths outside the
+    folder are refused, and a path like no note gets no suggestion."""
+    ids = log_messages(tiny, CASES[5]["message"], CASES[5]["message"], CASES[5]["message"])  # silent
+    shown = tiny["vault"].resolve() / "bikes" / "brompton-hub.md"
+    for did, given in zip(ids, (str(shown), str(tiny["vault"]) + "//bikes/./brompton-hub.md",
+                                "bikes//brompton-hub.md")):
+        r = invoke("label", "set", str(did), "missed", "--note", given, *opts(tiny))
+        assert r.exit_code == 0, r.stderr
+        assert r.stdout.strip() == f"#{did} labelled missed: should have named bikes/brompton-hub.md"
+    # with --db alone the folder is the one the database was last synced with
+    db_only = ["--db", str(tiny["db"]), "--config", str(tiny["config"])]
+    r = invoke("label", "set", str(ids[0]), "missed", "--note", str(shown), *db_only)
+    assert r.exit_code == 0, r.stderr
+    for given in ("/etc/passwd", str(tiny["vault"] / ".." / "brompton-hub.md")):
+        r = invoke("label", "set", str(ids[0]), "missed", "--note", given, *opts(tiny))
+        assert r.exit_code == 1
+        assert r.stderr.strip() == (f"Error: no note {given!r} in the notes folder: give its path "
+                                    "relative to the notes folder, or its absolute path inside it")
+    r = invoke("label", "set", str(ids[0]), "missed", "--note", "nonexist.md", *opts(tiny))
+    assert r.exit_code == 1
+    assert r.stderr.strip() == ("Error: no note 'nonexist.md' in the index: give its path "
+                                "relative to the notes folder, or its absolute path inside it")
+    r = invoke("label", "set", str(ids[0]), "missed", "--note", "brompton-hub.md", *opts(tiny))
+    assert r.exit_code == 1 and "(did you mean bikes/brompton-hub.md?)" in r.stderr
+
+
+def test_label_suggests_only_close_note_paths(tmp_path: Path) -> None:
+    """A --note like no indexed note gets no "did you mean"; a misspelt or folder-less one gets
+    the note it is close to."""
+    from conftest import indexed_connection
+
+    from notesdb.errors import NotesdbError
+    from notesdb.review import set_label
+
+    notes = {p: f"# {p}\n\nsome text about {p}\n" for p in
+             ("home/woodstove.md", "people/dev-okonjo.md", "bikes/brompton-hub.md", "garden/tomato-blight.md")}
+    with indexed_connection(tmp_path, notes) as conn:
+        conn.execute("INSERT INTO decisions(time, prompt, spoken, route) VALUES ('2026-01-01T00:00:00Z', 'm', 0, 'weak')")
+        did = conn.execute("SELECT max(id) FROM decisions").fetchone()[0]
+        for given, hint in (("nonexist.md", ""), ("notes.md", ""),
+                            ("people/dev-okonjo", " (did you mean people/dev-okonjo.md?)"),
+                            ("dev-okonjo.md", " (did you mean people/dev-okonjo.md?)"),
+                            ("home/wodstove.md", " (did you mean home/woodstove.md?)")):
+            with pytest.raises(NotesdbError) as e:
+                set_label(conn, did, "missed", given)
+            assert str(e.value) == (f"no note {given!r} in the index: give its path relative to the notes "
+                                    f"folder, or its absolute path inside it{hint}")
+        assert set_label(conn, did, "missed", str(tmp_path / "notes" / "people" / "dev-okonjo.md"))["label_note"] == "people/dev-okonjo.md"
+
+
 def test_export_with_no_labels_is_an_error(tiny: dict[str, Path], tmp_path: Path) -> None:
     log_messages(tiny, "vaillant boiler pressure")
     r = invoke("label", "export", str(tmp_path / "x.jsonl"), *opts(tiny))

@@ -102,6 +102,50 @@ def test_search_for_nothing_is_a_tool_error(indexed: tuple[Path, Path]) -> None:
         assert text(res) == "Error executing tool search: nothing to search for: the query is empty (give one or more words)"
 
 
+def test_search_limit_is_checked_as_its_declared_schema_says(indexed: tuple[Path, Path]) -> None:
+    """``limit`` is declared an integer from 1 to MAX_SEARCH_LIMIT, and a value outside that
+    (0, -1, 51) or not an integer (the string "3") is a tool error saying so, as the CLI
+    refuses ``--limit 0``."""
+    from notesdb.server import MAX_SEARCH_LIMIT
+
+    vault, db = indexed
+
+    async def go() -> tuple[dict[str, Any], list[Any]]:
+        async with Client(params(vault, db), read_timeout_seconds=60) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            out = [await client.call_tool("search", {"query": "boiler", "limit": v})
+                   for v in (0, -1, "3", MAX_SEARCH_LIMIT + 1, 2.5, 1, MAX_SEARCH_LIMIT)]
+            return tools["search"].input_schema, out
+
+    schema, (zero, negative, string, over, fraction, one, most) = anyio.run(go)
+    assert schema["properties"]["limit"] == {
+        "default": 10, "minimum": 1, "maximum": MAX_SEARCH_LIMIT, "title": "Limit", "type": "integer"}
+    assert "Input should be greater than or equal to 1" in text(zero)
+    assert "Input should be greater than or equal to 1" in text(negative)
+    assert "Input should be a valid integer" in text(string)
+    assert f"Input should be less than or equal to {MAX_SEARCH_LIMIT}" in text(over)
+    assert "Input should be a valid integer" in text(fraction)
+    for res in (zero, negative, string, over, fraction):
+        assert res.is_error
+        assert text(res).startswith("Error executing tool search: 1 validation error")
+        assert "limit" in text(res)
+    assert not one.is_error and len(json.loads(text(one))["results"]) == 1
+    assert not most.is_error and len(json.loads(text(most))["results"]) > 1
+
+
+def test_search_notes_refuses_a_limit_out_of_bounds_when_called_directly(indexed: tuple[Path, Path]) -> None:
+    from notesdb.errors import NotesdbError
+    from notesdb.server import MAX_SEARCH_LIMIT, Place, search_notes
+
+    vault, db = indexed
+    place = Place(notes=str(vault), db=str(db))
+    for bad in (0, -1, MAX_SEARCH_LIMIT + 1, "3", True):
+        with pytest.raises(NotesdbError) as e:
+            search_notes(place, "boiler", bad)  # type: ignore[arg-type]
+        assert str(e.value) == f"limit must be a whole number from 1 to {MAX_SEARCH_LIMIT}, not {bad!r}"
+    assert len(search_notes(place, "boiler", 2)["results"]) == 2
+
+
 def test_read_note_reads_indexed_notes_and_refuses_everything_else(indexed: tuple[Path, Path], tmp_path: Path) -> None:
     vault, db = indexed
     secret = tmp_path / "secret.md"
@@ -120,6 +164,35 @@ def test_read_note_reads_indexed_notes_and_refuses_everything_else(indexed: tupl
         assert res.is_error
         assert "not a note in the notes folder" in text(res) or "refused" in text(res)
         assert "PRIVATE-CONTENT" not in text(res)
+
+
+def test_read_note_takes_the_path_the_hook_line_gives_and_normalised_relative_paths(indexed: tuple[Path, Path]) -> None:
+    """The line before a message names notes by absolute path; the instructions tell the model
+    to read them with read_note, so that path, and ./ or doubled-slash forms, read the note."""
+    vault, db = indexed
+    _, hit, *reads = session(params(vault, db), [
+        ("hook", {"message": HIT}),
+        ("read_note", {"path": str(vault.resolve() / COVERED_NOTE)}),
+        ("read_note", {"path": str(vault) + "//" + COVERED_NOTE.replace("/", "/./")}),
+        ("read_note", {"path": "./" + COVERED_NOTE}),
+        ("read_note", {"path": COVERED_NOTE.replace("/", "//")}),
+        ("read_note", {"path": "home/../" + COVERED_NOTE}),
+        ("read_note", {"path": "/etc/passwd"}),
+        ("read_note", {"path": str(vault / ".." / "vault" / ".." / "secret.md")}),
+        ("read_note", {"path": "."}),
+        ("read_note", {"path": str(vault)}),
+    ])
+    line = json.loads(text(hit))["hookSpecificOutput"]["additionalContext"]
+    shown = str(vault.resolve() / COVERED_NOTE)
+    assert f"({shown})" in line
+    want = (vault / COVERED_NOTE).read_text()
+    for res in reads[:5]:
+        assert not res.is_error, text(res)
+        assert text(res) == want
+    for res, given in zip(reads[5:], ["/etc/passwd", str(vault / ".." / "vault" / ".." / "secret.md"), ".", str(vault)]):
+        assert res.is_error
+        assert text(res) == (f"Error executing tool read_note: not a note in the notes folder: {given!r} "
+                             "(use a path that search returns)")
 
 
 def test_why_explains_the_last_decision_of_a_session(indexed: tuple[Path, Path]) -> None:
