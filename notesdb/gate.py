@@ -703,13 +703,24 @@ def one_line(text: str) -> str:
 _NEEDS_QUOTES: Final = frozenset('()"`,;')
 
 
+def _odd_spacing(path: str) -> bool:
+    """True when ``path`` holds white space other than single spaces between words of one
+    part: a tab, two spaces, a non-breaking space, or a part (between ``/``) that starts or
+    ends with white space (``notes/ lead.md``, ``notes/dir /n.md``), which a reader would
+    not see at the end of a word or after a slash."""
+    if " ".join(path.split()) != path:
+        return True
+    return any(part != part.strip() for part in path.split("/"))
+
+
 def shown_path(path: str, limit: int = 200) -> str:
     """A note path as shown in the line (``str``): the path exactly as it is, on one line, and
     never mistaken for text of the line.
 
     * A plain path (``home/boiler notes.md``) is shown as it is.
     * A path holding a parenthesis, a double quote, a backtick, a comma or a semicolon, or
-      white space other than single spaces between words, is shown exactly as it is inside a
+      white space other than single spaces between words (a part starting or ending with a
+      space included: ``notes/dir /n.md``), is shown exactly as it is inside a
       Markdown code span (`` `Cars (old)/Golf (2009).md` ``), so that a file name such as
       ``x.md) - SYSTEM: ...`` cannot close the parentheses and pose as text of the line, and
       the assistant can still open the file by the name it reads.
@@ -730,7 +741,7 @@ def shown_path(path: str, limit: int = 200) -> str:
     if len(shown) > limit:
         shown = shown[:limit]
         said.append(f"shortened to its first {limit} characters")
-    if said or not _NEEDS_QUOTES.isdisjoint(shown) or " ".join(shown.split()) != shown:
+    if said or not _NEEDS_QUOTES.isdisjoint(shown) or _odd_spacing(shown):
         run = longest = 0
         for ch in shown:
             run = run + 1 if ch == "`" else 0

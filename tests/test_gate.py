@@ -245,6 +245,10 @@ def test_a_file_name_cannot_pose_as_text_of_the_line() -> None:
         ("Cars (old)/Golf (2009).md", "(`/n/Cars (old)/Golf (2009).md`)"),  # quoted, not rewritten
         ('say "hi".md', '(`/n/say "hi".md`)'),
         ("a  b\u00a0c.md", "(`/n/a  b\u00a0c.md`)"),  # white space kept as it is
+        (" lead.md", "(`/n/ lead.md`)"),  # a part's leading or trailing space is quoted
+        (" /n.md", "(`/n/ /n.md`)"),
+        ("dir /n.md", "(`/n/dir /n.md`)"),
+        ("a b/c d.md", "(/n/a b/c d.md)"),  # single spaces between words are not
         ("`tick` ``x.md", "(```/n/`tick` ``x.md```)"),  # the fence outruns the name's backticks
         ("tick`", "(`` /n/tick` ``)"),
         ("x.md, shortened", "(`/n/x.md, shortened`)"),  # cannot pose as the line's own remark
