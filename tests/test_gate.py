@@ -251,6 +251,8 @@ def test_a_file_name_cannot_pose_as_text_of_the_line() -> None:
         ("a b/c d.md", "(/n/a b/c d.md)"),  # single spaces between words are not
         ("`tick` ``x.md", "(```/n/`tick` ``x.md```)"),  # the fence outruns the name's backticks
         ("tick`", "(`` /n/tick` ``)"),
+        ("x" + "`" * 200 + ".md", "(`/n/x" + "`" * 200 + ".md`)"),  # a fence of a length it lacks
+        ("`a``b```", "(```` /n/`a``b``` ````)"),
         ("x.md, shortened", "(`/n/x.md, shortened`)"),  # cannot pose as the line's own remark
         ("p" * 500, "(`/n/" + "p" * 397 + "`, shortened to its first 400 characters)"),
     ],
@@ -316,3 +318,50 @@ def test_the_second_and_third_notes_left_out_say_why() -> None:
         "not also named: b.md: 0.00 < 2.5 evidence the notes named before it lack; "
         "c.md: coverage 0.30 < 0.85 x the top note's 0.80"
     )
+
+
+
+def _read_path(line: str) -> tuple[str, list[str]]:
+    """The first note's path as a reader of the line gets it back, and the remarks after it:
+    a code span is closed by the first run of backticks of exactly its fence's length
+    (CommonMark), and loses one space at each end when it has one at both."""
+    rest = line.split('" (', 1)[1]
+    fence = rest[: len(rest) - len(rest.lstrip("`"))]
+    if not fence:
+        return rest.split(")", 1)[0], []
+    i = len(fence)
+    while True:
+        j = rest.index("`", i)
+        k = j
+        while k < len(rest) and rest[k] == "`":
+            k += 1
+        if k - j == len(fence):
+            break
+        i = k
+    body = rest[len(fence):j]
+    if body.startswith(" ") and body.endswith(" ") and body.strip():
+        body = body[1:-1]
+    remarks = rest[k:].split(")", 1)[0]
+    return body, [r.strip() for r in remarks.split(",") if r.strip()]
+
+
+@pytest.mark.parametrize(
+    "title,path",
+    [
+        ("Zanzibar Quokka Flibbertigibbet", "x" + "`" * 200 + ".md"),
+        ("Quokka", "/".join(["d" * 40] * 6) + "/" + "`" * 120 + "n" * 80 + ".md"),
+        ("T" * 500, "\x1b" + "`" * 150 + "(" + "p" * 400 + ".md"),  # both remarks, long title
+        ("T" * 500, "".join("`" * k + "p" for k in range(1, 28)) + "q" * 300),  # many run lengths
+    ],
+)
+def test_a_long_path_is_never_cut_by_the_line(title: str, path: str) -> None:
+    notes = [(title, path, "quokka " * 50), ("Other", "o.md", "other")]
+    for folder in (None, "/home/someone/notes"):
+        line = format_line(notes, folder=folder)
+        assert len(line) <= MAX_LINE_CHARS and line.endswith(".") and not line.endswith("...")
+        full = ((folder + "/" if folder else "") + path).replace("\x1b", "?")
+        shown, remarks = _read_path(line)
+        cut = [r for r in remarks if r.startswith("shortened to its first ")]
+        n = int(cut[0].split()[4]) if cut else len(full)
+        assert shown == full[:n] and n >= 100, (shown, remarks)
+        assert ("\x1b" in path) == ("control characters shown as ?" in remarks)
