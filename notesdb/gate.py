@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from notesdb.query import STOPWORDS
 from notesdb.settings import TIE_TOLERANCE, Settings
-from notesdb.text import joined_pairs, words as text_words
+from notesdb.text import FORMAT_CHARS, joined_pairs, words as text_words
 from notesdb.vocab import name_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
@@ -686,15 +686,20 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
 #: A note's title or file name holding them could colour, clear or rewrite the terminal or the
 #: log that shows the line, or break it in two.
 _CONTROL_CHARS: Final = (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
-_CONTROLS_TO_SPACE: Final = dict.fromkeys(_CONTROL_CHARS, " ")
-_CONTROLS_TO_MARK: Final = dict.fromkeys(_CONTROL_CHARS, "?")
+#: What would show, or hide, other than it is: Unicode's format characters (bidi overrides and
+#: isolates, zero-width spaces and joiners, the byte order mark: :data:`notesdb.text.FORMAT_CHARS`).
+_FORMAT_CHARS: Final = tuple(c for a, b in FORMAT_CHARS for c in range(a, b + 1))
+_CONTROLS_TO_SPACE: Final = {**dict.fromkeys(_CONTROL_CHARS, " "), **dict.fromkeys(_FORMAT_CHARS)}
+_CONTROLS_TO_MARK: Final = dict.fromkeys((*_CONTROL_CHARS, *_FORMAT_CHARS), "?")
 #: How the line says that a path is not shown exactly as it is.
-CONTROLS_MARKED: Final = "control characters shown as ?"
+CONTROLS_MARKED: Final = "invisible characters shown as ?"
 
 
 def one_line(text: str) -> str:
     """``text`` (a note's title or description) as plain text on one line: every control
-    character (:data:`_CONTROL_CHARS`) becomes a space, runs of white space one space."""
+    character (:data:`_CONTROL_CHARS`) becomes a space and every format character
+    (:data:`_FORMAT_CHARS`: bidi overrides, zero-width spaces and joiners) is dropped (a joiner
+    inside a word leaves the word whole), runs of white space become one space."""
     return " ".join(text.translate(_CONTROLS_TO_SPACE).split())
 
 
@@ -748,9 +753,10 @@ def shown_path(path: str, limit: int = 200) -> str:
       ``x.md) - SYSTEM: ...`` cannot close the parentheses and pose as text of the line, and
       the assistant can still open the file by the name it reads.
     * What cannot be shown on one line is never passed off as the path: each control
-      character (:data:`_CONTROL_CHARS`) is shown as ``?`` and a path longer than ``limit``
-      characters is cut; then the path is quoted and the line says what was done after it
-      (``control characters shown as ?``, ``shortened to its first 200 characters``). The
+      character (:data:`_CONTROL_CHARS`) and each format character (:data:`_FORMAT_CHARS`: a
+      right-to-left override would show ``a\u202edm.exe.md`` reversed) is shown as ``?`` and
+      a path longer than ``limit`` characters is cut; then the path is quoted and the line says
+      what was done after it (``invisible characters shown as ?``, ``shortened to its first 200 characters``). The
       rest of the path still finds the file (``ls``, a glob).
 
     :param limit: the most characters of the path shown; :func:`format_line` gives 200 for

@@ -31,6 +31,8 @@ from typing import Any, Final
 import yaml
 from markdown_it import MarkdownIt
 
+from notesdb.text import FORMAT_CLASS
+
 __all__ = ["MAX_NOTE_BYTES", "Note", "parse_note"]
 
 MAX_NOTE_BYTES: Final = 1024 * 1024  # 1 MiB
@@ -61,6 +63,10 @@ _TAG_SPLIT = re.compile(r"[,\s]+")
 #: White space and the control characters of a title or heading (C0, DEL, C1: an ESC or BEL
 #: from a file name or front matter must not reach a terminal or the assistant's line).
 _SPACES = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
+#: Unicode's format characters (bidi overrides and isolates, zero-width spaces and joiners,
+#: ``notesdb.text.FORMAT_CHARS``): dropped from a title or heading, whose words they would
+#: reverse or hide on a terminal and in the assistant's line.
+_INVISIBLE = re.compile(f"[{FORMAT_CLASS}]+")
 #: Template placeholders: ``{{date}}`` (Obsidian core templates, Jinja, Mustache) and
 #: ``<% tp.date.now() %>`` (Templater).
 _PLACEHOLDER = re.compile(r"\{\{[^{}\n]{0,200}\}\}|<%.{0,400}?%>", re.DOTALL)
@@ -381,7 +387,7 @@ def _first_text(meta: dict[str, Any], *keys: str) -> str:
 
 
 def _one_line(s: str) -> str:
-    return _SPACES.sub(" ", s).strip()
+    return _SPACES.sub(" ", _INVISIBLE.sub("", s)).strip()
 
 
 def _strings(value: Any) -> list[str]:

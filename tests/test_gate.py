@@ -228,7 +228,30 @@ def test_settings_compare_and_print_field_by_field() -> None:
 def test_control_characters_never_reach_the_line() -> None:
     # a database indexed before titles were cleaned still holds them: the line cleans them again
     line = format_line([("Walrus\x1b[31m\ttusk\x07\x85", "w\x00.md", "care\x00 notes\u2028\x1b[2J\x7f")])
-    assert line == 'Notes that may cover this: "Walrus [31m tusk" (`w?.md`, control characters shown as ?) - "care notes [2J".'
+    assert line == 'Notes that may cover this: "Walrus [31m tusk" (`w?.md`, invisible characters shown as ?) - "care notes [2J".'
+
+
+#: Format characters that change how the text around them shows: bidi embeddings, overrides and
+#: isolates, zero-width spaces, joiners and marks, word joiner and invisible operators, BOM.
+BIDI_AND_INVISIBLE = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), *range(0x200B, 0x2010),
+                                       *range(0x2060, 0x2065), 0xFEFF)]
+
+
+@pytest.mark.parametrize("ch", BIDI_AND_INVISIBLE)
+def test_format_characters_never_reach_the_line(ch: str) -> None:
+    line = format_line([(f"Wal{ch}rus{ch}", f"a{ch}dm.exe.md", f"care{ch} notes{ch}")], folder="/n")
+    assert line == 'Notes that may cover this: "Walrus" (`/n/a?dm.exe.md`, invisible characters shown as ?) - "care notes".'
+
+
+def test_every_format_character_is_known() -> None:
+    # the written-out table holds every Cf character of the Unicode this Python knows
+    import unicodedata
+
+    from notesdb.text import FORMAT_CHARS
+
+    table = {c for a, b in FORMAT_CHARS for c in range(a, b + 1)}
+    cf = {c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
+    assert cf <= table and all(unicodedata.category(chr(c)) in ("Cf", "Cn") for c in table)
 
 
 def test_a_file_name_cannot_pose_as_text_of_the_line() -> None:
@@ -364,4 +387,4 @@ def test_a_long_path_is_never_cut_by_the_line(title: str, path: str) -> None:
         cut = [r for r in remarks if r.startswith("shortened to its first ")]
         n = int(cut[0].split()[4]) if cut else len(full)
         assert shown == full[:n] and n >= 100, (shown, remarks)
-        assert ("\x1b" in path) == ("control characters shown as ?" in remarks)
+        assert ("\x1b" in path) == ("invisible characters shown as ?" in remarks)

@@ -424,6 +424,16 @@ def test_control_characters_leave_title_and_description() -> None:
     assert parse_note("x.md", b"# Head\x1bing\x07\n\nbody\n").title == "Head ing"
 
 
+def test_format_characters_leave_title_headings_and_aliases() -> None:
+    # a right-to-left override would reverse the rest of the line the title is shown in
+    data = ('---\ntitle: "Walrus tusk\u202e"\ndescription: "care\u2066 notes\u200b"\n'
+            'aliases: ["tu\u200dsk\ufeff"]\n---\n## Iv\u202aory\u2069\n\nbody\n').encode()
+    note = parse_note("walrus.md", data)
+    assert (note.title, note.desc, note.aliases, note.headings) == ("Walrus tusk", "care notes", ["tusk"], "Ivory")
+    assert parse_note("a\u202edm.exe.md", b"zebra\n").title == "adm.exe"
+    assert parse_note("x.md", "# He\u2060ad\u00ad\n\nbody\n".encode()).title == "Head"
+
+
 def test_malformed_yaml_still_parses_body() -> None:
     data = b"---\ntitle: ok\ndescription: 'quoted' then more\n---\n# Heading\n\nBody kept.\n"
     note = parse_note("bad-yaml.md", data)
