@@ -311,13 +311,18 @@ def test_the_line_names_the_path_as_it_is(tmp_path: Path) -> None:
     assert path.is_file()
 
 
-def test_a_pasted_note_of_brackets_is_read_as_plain_text_by_the_hook(indexed: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize("pasted,problem", [
+    ("![" * 130_000, "more than 10,000 '['"),
+    ("*a" * 120_000, "more than 20,000 '*' and '_'"),
+])
+def test_a_pasted_note_of_brackets_is_read_as_plain_text_by_the_hook(indexed: tuple[Path, Path], pasted: str,
+                                                                     problem: str) -> None:
     # markdown-it-py would spend seconds on it within one call; the plain reader takes it
     vault, db = indexed
-    (vault / "pasted.md").write_text("# Pasted\n\n" + "![" * 130_000 + "\n")
+    (vault / "pasted.md").write_text("# Pasted\n\n" + pasted + "\n")
     r = run_hook(indexed, event(COVERED_MESSAGE))
     assert r.additional_context is not None and COVERED_NOTE in r.additional_context
-    assert "pasted.md: more than 10,000 '[': indexed as plain text, not parsed as Markdown" in r.row["error"]
+    assert f"pasted.md: {problem}: indexed as plain text, not parsed as Markdown" in r.row["error"]
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT title FROM notes WHERE path = 'pasted.md'").fetchone() == ("Pasted",)
     conn.close()

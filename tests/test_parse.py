@@ -472,6 +472,22 @@ def test_a_note_of_unclosed_brackets_is_read_as_plain_text(run: str) -> None:
     assert (note.title, note.headings, note.body) == ("Pasted", "Dump", run * 130_000)
 
 
+@pytest.mark.parametrize("run", ["*_", "*a", "_a"])
+def test_a_note_of_emphasis_marks_is_read_as_plain_text(run: str) -> None:
+    # markdown-it-py spends seconds matching 120,000 emphasis delimiters
+    note = parse_note("pasted.md", ("# Pasted\n\n## Dump\n\n" + run * 60_000 + "\n").encode())
+    assert note.problems == ["more than 20,000 '*' and '_': indexed as plain text, not parsed as Markdown"]
+    assert (note.title, note.headings, note.body) == ("Pasted", "Dump", run * 60_000)
+
+
+def test_emphasis_below_the_bound_is_read_as_markdown() -> None:
+    text = "# Emphasis\n\n" + "*word* and __strong__ and snake_case_name\n" * 2_500  # 20,000 marks
+    note = parse_note("emph.md", text.encode())
+    assert note.problems == [] and "*" not in note.body and "snake_case_name" in note.body
+    over = parse_note("emph.md", (text + "*one more*\n").encode())
+    assert over.problems == ["more than 20,000 '*' and '_': indexed as plain text, not parsed as Markdown"]
+
+
 def test_many_links_below_the_bracket_bound_are_read_as_markdown() -> None:
     text = "# Links\n\n" + "[p](http://e.org)\n" * 10_000  # 176 KiB, under MARKDOWN_MAX_CHARS
     note = parse_note("links.md", text.encode())
