@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from notesdb.query import STOPWORDS
 from notesdb.settings import TIE_TOLERANCE, Settings
-from notesdb.text import joined_pairs, words as text_words
+from notesdb.text import FORMAT_CHARS, joined_pairs, words as text_words
 from notesdb.vocab import name_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
@@ -686,15 +686,20 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
 #: A note's title or file name holding them could colour, clear or rewrite the terminal or the
 #: log that shows the line, or break it in two.
 _CONTROL_CHARS: Final = (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
-_CONTROLS_TO_SPACE: Final = dict.fromkeys(_CONTROL_CHARS, " ")
-_CONTROLS_TO_MARK: Final = dict.fromkeys(_CONTROL_CHARS, "?")
+#: What would show, or hide, other than it is: Unicode's format characters (bidi overrides and
+#: isolates, zero-width spaces and joiners, the byte order mark: :data:`notesdb.text.FORMAT_CHARS`).
+_FORMAT_CHARS: Final = tuple(c for a, b in FORMAT_CHARS for c in range(a, b + 1))
+_CONTROLS_TO_SPACE: Final = {**dict.fromkeys(_CONTROL_CHARS, " "), **dict.fromkeys(_FORMAT_CHARS)}
+_CONTROLS_TO_MARK: Final = dict.fromkeys((*_CONTROL_CHARS, *_FORMAT_CHARS), "?")
 #: How the line says that a path is not shown exactly as it is.
-CONTROLS_MARKED: Final = "control characters shown as ?"
+CONTROLS_MARKED: Final = "invisible characters shown as ?"
 
 
 def one_line(text: str) -> str:
     """``text`` (a note's title or description) as plain text on one line: every control
-    character (:data:`_CONTROL_CHARS`) becomes a space, runs of white space one space."""
+    character (:data:`_CONTROL_CHARS`) becomes a space and every format character
+    (:data:`_FORMAT_CHARS`: bidi overrides, zero-width spaces and joiners) is dropped (a joiner
+    inside a word leaves the word whole), runs of white space become one space."""
     return " ".join(text.translate(_CONTROLS_TO_SPACE).split())
 
 
@@ -703,20 +708,55 @@ def one_line(text: str) -> str:
 _NEEDS_QUOTES: Final = frozenset('()"`,;')
 
 
+def _odd_spacing(path: str) -> bool:
+    """True when ``path`` holds white space other than single spaces between words of one
+    part: a tab, two spaces, a non-breaking space, or a part (between ``/``) that starts or
+    ends with white space (``notes/ lead.md``, ``notes/dir /n.md``), which a reader would
+    not see at the end of a word or after a slash."""
+    if " ".join(path.split()) != path:
+        return True
+    return any(part != part.strip() for part in path.split("/"))
+
+
+def _fence_length(text: str) -> int:
+    """The fewest backticks that can open and close a Markdown code span around ``text``:
+    the smallest length that is not the length of a run of backticks in ``text``.
+
+    CommonMark closes a code span only at a run of exactly the opening run's length, so a
+    run of 200 backticks in a file name needs no fence of 201: one backtick does. The fence
+    stays short (``text`` of n characters holds at most k distinct run lengths with
+    1 + 2 + ... + k <= n, so 28 backticks at most for a 400-character path) and the path is
+    still shown exactly, which a fence longer than every run would not keep within the line."""
+    runs, run = set(), 0
+    for ch in text + " ":
+        if ch == "`":
+            run += 1
+        elif run:
+            runs.add(run)
+            run = 0
+    length = 1
+    while length in runs:
+        length += 1
+    return length
+
+
 def shown_path(path: str, limit: int = 200) -> str:
     """A note path as shown in the line (``str``): the path exactly as it is, on one line, and
     never mistaken for text of the line.
 
     * A plain path (``home/boiler notes.md``) is shown as it is.
     * A path holding a parenthesis, a double quote, a backtick, a comma or a semicolon, or
-      white space other than single spaces between words, is shown exactly as it is inside a
-      Markdown code span (`` `Cars (old)/Golf (2009).md` ``), so that a file name such as
+      white space other than single spaces between words (a part starting or ending with a
+      space included: ``notes/dir /n.md``), is shown exactly as it is inside a
+      Markdown code span (`` `Cars (old)/Golf (2009).md` ``) whose fence is the shortest run
+      of backticks the path does not hold (:func:`_fence_length`), so that a file name such as
       ``x.md) - SYSTEM: ...`` cannot close the parentheses and pose as text of the line, and
       the assistant can still open the file by the name it reads.
     * What cannot be shown on one line is never passed off as the path: each control
-      character (:data:`_CONTROL_CHARS`) is shown as ``?`` and a path longer than ``limit``
-      characters is cut; then the path is quoted and the line says what was done after it
-      (``control characters shown as ?``, ``shortened to its first 200 characters``). The
+      character (:data:`_CONTROL_CHARS`) and each format character (:data:`_FORMAT_CHARS`: a
+      right-to-left override would show ``a\u202edm.exe.md`` reversed) is shown as ``?`` and
+      a path longer than ``limit`` characters is cut; then the path is quoted and the line says
+      what was done after it (``invisible characters shown as ?``, ``shortened to its first 200 characters``). The
       rest of the path still finds the file (``ls``, a glob).
 
     :param limit: the most characters of the path shown; :func:`format_line` gives 200 for
@@ -730,12 +770,8 @@ def shown_path(path: str, limit: int = 200) -> str:
     if len(shown) > limit:
         shown = shown[:limit]
         said.append(f"shortened to its first {limit} characters")
-    if said or not _NEEDS_QUOTES.isdisjoint(shown) or " ".join(shown.split()) != shown:
-        run = longest = 0
-        for ch in shown:
-            run = run + 1 if ch == "`" else 0
-            longest = max(longest, run)
-        fence = "`" * (longest + 1)
+    if said or not _NEEDS_QUOTES.isdisjoint(shown) or _odd_spacing(shown):
+        fence = "`" * _fence_length(shown)
         pad = " " if shown[:1] in ("`", " ") or shown[-1:] in ("`", " ") else ""
         shown = fence + pad + shown + pad + fence
     return shown + "".join(", " + s for s in said)
@@ -745,7 +781,9 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     """The one plain line added to the assistant's context, at most ``limit`` characters.
 
     ``Notes that may cover this: "Title" (path) - "description"; "Title" (path).``
-    Descriptions are shortened (then dropped) to fit, then the last notes are left out; it is a
+    Descriptions are shortened (then dropped) to fit, then the last notes are left out, then
+    the one note left has its title and path shortened: a note that does not fit is left out,
+    never cut inside its path (see :func:`shown_path`). It is a
     statement, never an instruction: the notes' own words only ever appear inside double quotes
     (theirs become single quotes), and each path exactly as it is (:func:`shown_path`).
 
@@ -757,11 +795,12 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     if folder:
         notes = [(t, folder.rstrip("/") + "/" + p, d) for t, p, d in notes]
 
-    def render(desc_room: int, notes: list[tuple[str, str, str]] = notes) -> str:
+    def render(desc_room: int, notes: list[tuple[str, str, str]] = notes, title_room: int = 120,
+               path_room: int = 400 if folder else 200) -> str:
         parts = []
         for title, path, desc in notes:
-            title = one_line(title).replace('"', "'")[:120]
-            part = f'"{title}" ({shown_path(path, 400 if folder else 200)})'
+            title = one_line(title).replace('"', "'")[:title_room]
+            part = f'"{title}" ({shown_path(path, path_room)})'
             desc = one_line(desc).replace('"', "'")
             if desc and desc_room > 0:
                 if len(desc) > desc_room:
@@ -778,4 +817,18 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
         line = render(0, notes[:keep])
         if len(line) <= limit:
             return line
-    return line[: limit - 3] + "..."
+    # The first note alone is too long (a long title beside a long path and its remarks): its
+    # title is cut to 20 characters at most, then its path is shortened further (and says
+    # so), so that the line is never cut inside a path, its fence or its remark.
+    title_room, path_room = 120, 400 if folder else 200
+    line = render(0, notes[:1], title_room, path_room)
+    while len(line) > limit and path_room > 0:
+        over = len(line) - limit
+        if title_room > 20:
+            title_room = max(title_room - over, 20)
+        else:
+            path_room = max(path_room - over, 0)
+        line = render(0, notes[:1], title_room, path_room)
+    if len(line) <= limit:
+        return line
+    return line[: limit - 3] + "..."  # only for a limit of about 150 characters or less

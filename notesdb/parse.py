@@ -31,6 +31,8 @@ from typing import Any, Final
 import yaml
 from markdown_it import MarkdownIt
 
+from notesdb.text import FORMAT_CLASS
+
 __all__ = ["MAX_NOTE_BYTES", "Note", "parse_note"]
 
 MAX_NOTE_BYTES: Final = 1024 * 1024  # 1 MiB
@@ -61,6 +63,10 @@ _TAG_SPLIT = re.compile(r"[,\s]+")
 #: White space and the control characters of a title or heading (C0, DEL, C1: an ESC or BEL
 #: from a file name or front matter must not reach a terminal or the assistant's line).
 _SPACES = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
+#: Unicode's format characters (bidi overrides and isolates, zero-width spaces and joiners,
+#: ``notesdb.text.FORMAT_CHARS``): dropped from a title or heading, whose words they would
+#: reverse or hide on a terminal and in the assistant's line.
+_INVISIBLE = re.compile(f"[{FORMAT_CLASS}]+")
 #: Template placeholders: ``{{date}}`` (Obsidian core templates, Jinja, Mustache) and
 #: ``<% tp.date.now() %>`` (Templater).
 _PLACEHOLDER = re.compile(r"\{\{[^{}\n]{0,200}\}\}|<%.{0,400}?%>", re.DOTALL)
@@ -90,6 +96,16 @@ MARKDOWN_MAX_CHARS: Final = 256 * 1024
 #: paste holds about 14,000 (its ``#`` lines stay its title and headings in plain text).
 MARKDOWN_MAX_BRACKETS: Final = 10_000
 _P_BRACKETS = f"more than {MARKDOWN_MAX_BRACKETS:,} '[': indexed as plain text, not parsed as Markdown"
+#: Text with more ``*`` and ``_`` together than this is not parsed as Markdown either (read as
+#: for ``MARKDOWN_MAX_BRACKETS``, with a problem line). markdown-it-py keeps each as an emphasis
+#: delimiter and matches them up after the line: measured on 2 shared cores (parse and walk of
+#: one paragraph), 20,000 take 0.10-0.15 s, 40,000 0.21-0.33 s, 60,000 0.39-0.63 s, 120,000
+#: ``*a`` or ``_a`` 1.2-1.3 s (1.6-2.6 s under load) and 255 KiB of ``*_`` 1.9 s, against 0.03 s
+#: for 250 KiB of prose and the hook's 0.5 s for changed notes (``hook.SYNC_BUDGET_S``).
+#: 20,000 keeps that work near a tenth of the budget; the most ``*`` and ``_`` in any note of
+#: the shared fixtures and tests/data is 1,100 (a page of snake_case SQL function names).
+MARKDOWN_MAX_EMPHASIS: Final = 20_000
+_P_EMPHASIS = f"more than {MARKDOWN_MAX_EMPHASIS:,} '*' and '_': indexed as plain text, not parsed as Markdown"
 _MAX_PROBLEM_CHARS = 200
 
 
@@ -202,6 +218,9 @@ def _parse(path: str, data: bytes) -> Note:
         elif text.count("[") > MARKDOWN_MAX_BRACKETS:
             headings, body = _plain_text(text, drop_first_h1=not title)
             problems.append(_P_BRACKETS)
+        elif text.count("*") + text.count("_") > MARKDOWN_MAX_EMPHASIS:
+            headings, body = _plain_text(text, drop_first_h1=not title)
+            problems.append(_P_EMPHASIS)
         else:
             headings, body = _markdown_text(text, drop_first_h1=not title)
     except Exception:
@@ -381,7 +400,7 @@ def _first_text(meta: dict[str, Any], *keys: str) -> str:
 
 
 def _one_line(s: str) -> str:
-    return _SPACES.sub(" ", s).strip()
+    return _SPACES.sub(" ", _INVISIBLE.sub("", s)).strip()
 
 
 def _strings(value: Any) -> list[str]:

@@ -22,7 +22,24 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["tokenize", "fold", "inflections", "spell", "words", "joined", "joined_pairs", "extra_words"]
+__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "spell", "words", "joined", "joined_pairs", "extra_words"]
+
+#: Unicode's format characters (general category Cf, Unicode 15.1, as ``(first, last)`` code
+#: point ranges): invisible, yet they change how the text around them shows. The bidi overrides,
+#: embeddings and isolates (U+202A-202E, U+2066-2069) reverse what follows them on a terminal
+#: (``a\u202edm.exe.md`` shows as ``a`` then ``exe.md`` backwards), zero-width spaces, joiners
+#: and marks (U+200B-200F, U+2060-2064, U+FEFF) hide inside a word, tag characters
+#: (U+E0020-E007F) spell hidden ASCII. Written out rather than found with ``unicodedata`` at
+#: import (1.1 million look-ups); tests check it holds every Cf character this Python knows.
+FORMAT_CHARS: Final = (
+    (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD), (0x70F, 0x70F), (0x890, 0x891),
+    (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064),
+    (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD),
+    (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)
+#: :data:`FORMAT_CHARS` as the inside of a regular expression's character class.
+FORMAT_CLASS: Final = "".join(f"{chr(a)}-{chr(b)}" if a != b else chr(a) for a, b in FORMAT_CHARS)
 
 #: Combining marks unicode61 reads as part of a word and then drops (its diacritic table).
 _DIACRITICS: Final = "\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331"

@@ -708,7 +708,7 @@ def test_search_prints_no_control_character_of_a_note(tmp_path: Path) -> None:
     r = subprocess.run([str(NOTESDB_EXE), "search", "zebrastripe", "--notes", str(vault), "--db", str(db)],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines()[1].endswith(" zebra  (`zebra??.md`, control characters shown as ?)"), r.stdout
+    assert r.stdout.splitlines()[1].endswith(" zebra  (`zebra??.md`, invisible characters shown as ?)"), r.stdout
     # --json keeps the path exact: it is the key to read the note by
     r = subprocess.run([str(NOTESDB_EXE), "search", "zebrastripe", "--json", "--notes", str(vault), "--db", str(db)],
                        capture_output=True, text=True, timeout=60)

@@ -666,6 +666,22 @@ def test_a_bad_config_from_the_environment(mistakes: dict[str, Path]) -> None:
     assert "not valid TOML" in json.loads(entries[-1])["error"]
 
 
+def test_too_many_skip_patterns_are_one_config_error(mistakes: dict[str, Path]) -> None:
+    # compiled into one regular expression by every hook call: 66,000 cost 4-5 s a message
+    config = mistakes["tmp"] / "many-skips.toml"
+    config.write_text("[index]\nskip = [" + ", ".join(f'"n{i}.md"' for i in range(1_001)) + "]\n")
+    env = {**os.environ, "NOTESDB_CONFIG": str(config)}
+    proc = run("index", "--notes", mistakes["vault"], "--db", mistakes["db"], env=env)
+    assert one_line_error(proc) == (f"Error: config file {config}: [index] skip holds 1,001 patterns, "
+                                    "at most 1,000 are allowed\n")
+    proc = run("hook", "--notes", mistakes["vault"], "--db", mistakes["db"], stdin=event("worcester"), env=env)
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+    entries = [x for x in (mistakes["db"].parent / "hook-errors.jsonl").read_text().split("\n") if x]
+    assert "[index] skip holds 1,001 patterns, at most 1,000 are allowed" in json.loads(entries[-1])["error"]
+    config.write_text("[index]\nskip = [" + ", ".join(f'"n{i}.md"' for i in range(1_000)) + "]\n")
+    assert run("index", "--notes", mistakes["vault"], "--db", mistakes["db"], env=env).returncode == 0
+
+
 def test_an_unknown_hook_option_is_a_usage_error_not_a_silent_hook(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     before = len(rows(db))

@@ -228,7 +228,30 @@ def test_settings_compare_and_print_field_by_field() -> None:
 def test_control_characters_never_reach_the_line() -> None:
     # a database indexed before titles were cleaned still holds them: the line cleans them again
     line = format_line([("Walrus\x1b[31m\ttusk\x07\x85", "w\x00.md", "care\x00 notes\u2028\x1b[2J\x7f")])
-    assert line == 'Notes that may cover this: "Walrus [31m tusk" (`w?.md`, control characters shown as ?) - "care notes [2J".'
+    assert line == 'Notes that may cover this: "Walrus [31m tusk" (`w?.md`, invisible characters shown as ?) - "care notes [2J".'
+
+
+#: Format characters that change how the text around them shows: bidi embeddings, overrides and
+#: isolates, zero-width spaces, joiners and marks, word joiner and invisible operators, BOM.
+BIDI_AND_INVISIBLE = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), *range(0x200B, 0x2010),
+                                       *range(0x2060, 0x2065), 0xFEFF)]
+
+
+@pytest.mark.parametrize("ch", BIDI_AND_INVISIBLE)
+def test_format_characters_never_reach_the_line(ch: str) -> None:
+    line = format_line([(f"Wal{ch}rus{ch}", f"a{ch}dm.exe.md", f"care{ch} notes{ch}")], folder="/n")
+    assert line == 'Notes that may cover this: "Walrus" (`/n/a?dm.exe.md`, invisible characters shown as ?) - "care notes".'
+
+
+def test_every_format_character_is_known() -> None:
+    # the written-out table holds every Cf character of the Unicode this Python knows
+    import unicodedata
+
+    from notesdb.text import FORMAT_CHARS
+
+    table = {c for a, b in FORMAT_CHARS for c in range(a, b + 1)}
+    cf = {c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
+    assert cf <= table and all(unicodedata.category(chr(c)) in ("Cf", "Cn") for c in table)
 
 
 def test_a_file_name_cannot_pose_as_text_of_the_line() -> None:
@@ -245,8 +268,14 @@ def test_a_file_name_cannot_pose_as_text_of_the_line() -> None:
         ("Cars (old)/Golf (2009).md", "(`/n/Cars (old)/Golf (2009).md`)"),  # quoted, not rewritten
         ('say "hi".md', '(`/n/say "hi".md`)'),
         ("a  b\u00a0c.md", "(`/n/a  b\u00a0c.md`)"),  # white space kept as it is
+        (" lead.md", "(`/n/ lead.md`)"),  # a part's leading or trailing space is quoted
+        (" /n.md", "(`/n/ /n.md`)"),
+        ("dir /n.md", "(`/n/dir /n.md`)"),
+        ("a b/c d.md", "(/n/a b/c d.md)"),  # single spaces between words are not
         ("`tick` ``x.md", "(```/n/`tick` ``x.md```)"),  # the fence outruns the name's backticks
         ("tick`", "(`` /n/tick` ``)"),
+        ("x" + "`" * 200 + ".md", "(`/n/x" + "`" * 200 + ".md`)"),  # a fence of a length it lacks
+        ("`a``b```", "(```` /n/`a``b``` ````)"),
         ("x.md, shortened", "(`/n/x.md, shortened`)"),  # cannot pose as the line's own remark
         ("p" * 500, "(`/n/" + "p" * 397 + "`, shortened to its first 400 characters)"),
     ],
@@ -312,3 +341,50 @@ def test_the_second_and_third_notes_left_out_say_why() -> None:
         "not also named: b.md: 0.00 < 2.5 evidence the notes named before it lack; "
         "c.md: coverage 0.30 < 0.85 x the top note's 0.80"
     )
+
+
+
+def _read_path(line: str) -> tuple[str, list[str]]:
+    """The first note's path as a reader of the line gets it back, and the remarks after it:
+    a code span is closed by the first run of backticks of exactly its fence's length
+    (CommonMark), and loses one space at each end when it has one at both."""
+    rest = line.split('" (', 1)[1]
+    fence = rest[: len(rest) - len(rest.lstrip("`"))]
+    if not fence:
+        return rest.split(")", 1)[0], []
+    i = len(fence)
+    while True:
+        j = rest.index("`", i)
+        k = j
+        while k < len(rest) and rest[k] == "`":
+            k += 1
+        if k - j == len(fence):
+            break
+        i = k
+    body = rest[len(fence):j]
+    if body.startswith(" ") and body.endswith(" ") and body.strip():
+        body = body[1:-1]
+    remarks = rest[k:].split(")", 1)[0]
+    return body, [r.strip() for r in remarks.split(",") if r.strip()]
+
+
+@pytest.mark.parametrize(
+    "title,path",
+    [
+        ("Zanzibar Quokka Flibbertigibbet", "x" + "`" * 200 + ".md"),
+        ("Quokka", "/".join(["d" * 40] * 6) + "/" + "`" * 120 + "n" * 80 + ".md"),
+        ("T" * 500, "\x1b" + "`" * 150 + "(" + "p" * 400 + ".md"),  # both remarks, long title
+        ("T" * 500, "".join("`" * k + "p" for k in range(1, 28)) + "q" * 300),  # many run lengths
+    ],
+)
+def test_a_long_path_is_never_cut_by_the_line(title: str, path: str) -> None:
+    notes = [(title, path, "quokka " * 50), ("Other", "o.md", "other")]
+    for folder in (None, "/home/someone/notes"):
+        line = format_line(notes, folder=folder)
+        assert len(line) <= MAX_LINE_CHARS and line.endswith(".") and not line.endswith("...")
+        full = ((folder + "/" if folder else "") + path).replace("\x1b", "?")
+        shown, remarks = _read_path(line)
+        cut = [r for r in remarks if r.startswith("shortened to its first ")]
+        n = int(cut[0].split()[4]) if cut else len(full)
+        assert shown == full[:n] and n >= 100, (shown, remarks)
+        assert ("\x1b" in path) == ("invisible characters shown as ?" in remarks)

@@ -283,15 +283,19 @@ def test_control_characters_of_a_note_never_reach_the_line(tmp_path: Path) -> No
         "walrus.md": '---\ntitle: "Walrus\\u001b[31m tusk\\u0007"\ndescription: "care\\u0000 notes \\u001b[2J"\n'
                      "---\nwalrustusk ivory care walrustusk\n",
         "\x1b[31mzebra\x7f.md": "zebrastripe savanna zebrastripe notes\n",
+        "a\u202edm.exe.md": "# Kudu\u202e horn\n\nkuduhorn antelope kuduhorn\n",
         "garden.md": "# Garden\n\nroses and tomatoes\n",
     })
+    kudu = run_hook(indexed, event("kuduhorn antelope")).additional_context
+    # a right-to-left override would show the name reversed and turn the rest of the line
+    assert kudu == f'Notes that may cover this: "Kudu horn" (`{indexed[0]}/a?dm.exe.md`, invisible characters shown as ?).'
     walrus = run_hook(indexed, event("walrustusk ivory")).additional_context
     # each control character is a space: what is left of an escape sequence is plain text
     assert walrus == f'Notes that may cover this: "Walrus [31m tusk" ({indexed[0]}/walrus.md) - "care notes [2J".'
     zebra = run_hook(indexed, event("zebrastripe savanna")).additional_context
     assert zebra is not None and not any(c in zebra for c in CONTROLS), zebra
     # the title read from the file name is cleaned; the path says what it cannot show
-    assert zebra == f'Notes that may cover this: "[31mzebra" (`{indexed[0]}/?[31mzebra?.md`, control characters shown as ?).'
+    assert zebra == f'Notes that may cover this: "[31mzebra" (`{indexed[0]}/?[31mzebra?.md`, invisible characters shown as ?).'
 
 
 def test_the_line_names_the_path_as_it_is(tmp_path: Path) -> None:
@@ -307,13 +311,18 @@ def test_the_line_names_the_path_as_it_is(tmp_path: Path) -> None:
     assert path.is_file()
 
 
-def test_a_pasted_note_of_brackets_is_read_as_plain_text_by_the_hook(indexed: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize("pasted,problem", [
+    ("![" * 130_000, "more than 10,000 '['"),
+    ("*a" * 120_000, "more than 20,000 '*' and '_'"),
+])
+def test_a_pasted_note_of_brackets_is_read_as_plain_text_by_the_hook(indexed: tuple[Path, Path], pasted: str,
+                                                                     problem: str) -> None:
     # markdown-it-py would spend seconds on it within one call; the plain reader takes it
     vault, db = indexed
-    (vault / "pasted.md").write_text("# Pasted\n\n" + "![" * 130_000 + "\n")
+    (vault / "pasted.md").write_text("# Pasted\n\n" + pasted + "\n")
     r = run_hook(indexed, event(COVERED_MESSAGE))
     assert r.additional_context is not None and COVERED_NOTE in r.additional_context
-    assert "pasted.md: more than 10,000 '[': indexed as plain text, not parsed as Markdown" in r.row["error"]
+    assert f"pasted.md: {problem}: indexed as plain text, not parsed as Markdown" in r.row["error"]
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT title FROM notes WHERE path = 'pasted.md'").fetchone() == ("Pasted",)
     conn.close()

@@ -424,6 +424,16 @@ def test_control_characters_leave_title_and_description() -> None:
     assert parse_note("x.md", b"# Head\x1bing\x07\n\nbody\n").title == "Head ing"
 
 
+def test_format_characters_leave_title_headings_and_aliases() -> None:
+    # a right-to-left override would reverse the rest of the line the title is shown in
+    data = ('---\ntitle: "Walrus tusk\u202e"\ndescription: "care\u2066 notes\u200b"\n'
+            'aliases: ["tu\u200dsk\ufeff"]\n---\n## Iv\u202aory\u2069\n\nbody\n').encode()
+    note = parse_note("walrus.md", data)
+    assert (note.title, note.desc, note.aliases, note.headings) == ("Walrus tusk", "care notes", ["tusk"], "Ivory")
+    assert parse_note("a\u202edm.exe.md", b"zebra\n").title == "adm.exe"
+    assert parse_note("x.md", "# He\u2060ad\u00ad\n\nbody\n".encode()).title == "Head"
+
+
 def test_malformed_yaml_still_parses_body() -> None:
     data = b"---\ntitle: ok\ndescription: 'quoted' then more\n---\n# Heading\n\nBody kept.\n"
     note = parse_note("bad-yaml.md", data)
@@ -460,6 +470,22 @@ def test_a_note_of_unclosed_brackets_is_read_as_plain_text(run: str) -> None:
     note = parse_note("pasted.md", ("# Pasted\n\n## Dump\n\n" + run * 130_000 + "\n").encode())
     assert note.problems == ["more than 10,000 '[': indexed as plain text, not parsed as Markdown"]
     assert (note.title, note.headings, note.body) == ("Pasted", "Dump", run * 130_000)
+
+
+@pytest.mark.parametrize("run", ["*_", "*a", "_a"])
+def test_a_note_of_emphasis_marks_is_read_as_plain_text(run: str) -> None:
+    # markdown-it-py spends seconds matching 120,000 emphasis delimiters
+    note = parse_note("pasted.md", ("# Pasted\n\n## Dump\n\n" + run * 60_000 + "\n").encode())
+    assert note.problems == ["more than 20,000 '*' and '_': indexed as plain text, not parsed as Markdown"]
+    assert (note.title, note.headings, note.body) == ("Pasted", "Dump", run * 60_000)
+
+
+def test_emphasis_below_the_bound_is_read_as_markdown() -> None:
+    text = "# Emphasis\n\n" + "*word* and __strong__ and snake_case_name\n" * 2_500  # 20,000 marks
+    note = parse_note("emph.md", text.encode())
+    assert note.problems == [] and "*" not in note.body and "snake_case_name" in note.body
+    over = parse_note("emph.md", (text + "*one more*\n").encode())
+    assert over.problems == ["more than 20,000 '*' and '_': indexed as plain text, not parsed as Markdown"]
 
 
 def test_many_links_below_the_bracket_bound_are_read_as_markdown() -> None:
