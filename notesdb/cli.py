@@ -682,7 +682,9 @@ def _kept_database(old_db: str, new_db: Path) -> str:
         return ""
     decisions = ""
     try:
-        conn = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
+        from notesdb.db import sqlite_uri
+
+        conn = sqlite3.connect(sqlite_uri(old, mode="ro"), uri=True)
         try:
             n = conn.execute("SELECT count(*) FROM decisions").fetchone()[0]
             decisions = f"{n} decision{'s' if n != 1 else ''} logged, "
