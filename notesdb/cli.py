@@ -213,7 +213,33 @@ def _echo(lines: list[str]) -> None:
         typer.echo(line)
 
 
+def _installed_defaults(
+    notes: Path | None, db: Path | None, config: Path | None
+) -> tuple[Path | None, Path | None, Path | None]:
+    """``(notes, db, config)`` with the installed hook's, when none of them is given (options or
+    ``NOTESDB_NOTES``/``NOTESDB_DB``/``NOTESDB_CONFIG``) and every notesdb hook entry found in the
+    assistants' settings (``install.find_installed``) names the same folder and database: after
+    ``notesdb hook install``, ``notesdb log`` and ``notesdb search`` work on what the hook uses.
+    Otherwise they are returned as given."""
+    if notes or db or any(os.environ.get(v) for v in ("NOTESDB_NOTES", "NOTESDB_DB")):
+        return notes, db, config
+    from notesdb.install import find_installed
+
+    try:
+        found = {(f.option("--notes"), f.option("--db"), f.option("--config")) for f in find_installed()}
+    except Exception:  # a settings file notesdb cannot read: as if nothing were installed
+        return notes, db, config
+    if len(found) != 1:
+        return notes, db, config
+    (n, d, c), = found
+    if not n:
+        return notes, db, config
+    keep_config = config or os.environ.get("NOTESDB_CONFIG") or not c
+    return Path(n), Path(d) if d else None, config if keep_config else Path(c)
+
+
 def _open(notes: Path | None, db: Path | None, config: Path | None, **kw: Any) -> Opened:
+    notes, db, config = _installed_defaults(notes, db, config)
     try:
         return Opened(notes, db, config, **kw)
     except NotesdbError as e:
@@ -241,6 +267,7 @@ def index(
             fail("--meaning needs the meaning extra: install it from a checkout of notesdb with pip install -e '.[meaning]'")
     embedded = None
 
+    notes, db, config = _installed_defaults(notes, db, config)
     try:
         conf = cfg.load_config(config)
         folder = notes_folder(notes)

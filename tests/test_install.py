@@ -688,3 +688,22 @@ def test_install_warm_writes_it_and_a_later_install_keeps_it(notes: Path, isolat
     assert notesdb("hook", "install", "--notes", str(notes), "--no-warm").returncode == 0
     [entry] = ours(json.loads(path.read_text()))
     assert "--warm" not in argv(entry)
+
+
+def test_after_install_the_commands_find_the_hooks_folder_and_database(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    """`hook install` is the one set-up step: afterwards `log`, `search` and `index` work on the
+    folder and database the hook uses, without --notes or NOTESDB_NOTES."""
+    db = tmp_path / "hooked.db"
+    assert notesdb("hook", "install", "--notes", str(notes), "--db", str(db)).returncode == 0
+    r = notesdb("log")
+    assert (r.returncode, r.stdout) == (0, "no decisions logged yet\n"), r.stderr
+    r = notesdb("index")
+    assert r.returncode == 0 and f" notes in {db}: " in r.stdout, r.stderr
+    # given explicitly, a folder wins; with two installs naming different folders, nothing is guessed
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.md").write_text("# X\n")
+    assert notesdb("index", "--notes", str(other), "--db", str(tmp_path / "o.db")).returncode == 0
+    assert notesdb("hook", "install", "--client", "codex", "--notes", str(other), "--db", str(tmp_path / "o.db")).returncode == 0
+    r = notesdb("log")
+    assert r.returncode == 1 and r.stderr.startswith("Error: no database: pass --db FILE"), r.stderr
