@@ -161,11 +161,15 @@ def missing_tables(conn: sqlite3.Connection) -> list[str]:
     return sorted(t for t in TABLES + FTS_SHADOW_TABLES if t not in have)
 
 
-def copy_decisions(conn: sqlite3.Connection, old: Path) -> int:
+def copy_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:
     """Copy the logged decisions (labels included) of the database file ``old`` into ``conn``'s
-    ``decisions`` table, the columns both have; used when a database is rebuilt from the notes.
+    ``decisions`` table, the columns both have but ``id``; used when a database is rebuilt from
+    the notes. They get new ids after any decision logged meanwhile (a hook answering while the
+    database was rebuilt), in their old order; a row the table refuses (a column emptied by
+    hand that must hold a value) is left out and counted.
 
-    :returns: decisions copied (0 when ``old`` has no readable decisions table)
+    :returns: ``(copied, found)``: decisions copied, and decisions ``old`` holds (``(0, 0)`` when
+        it has no readable decisions table)
     """
     old = Path(old)
     # without a write-ahead log beside it the file is read as immutable: no -wal or -shm is made
@@ -175,20 +179,25 @@ def copy_decisions(conn: sqlite3.Connection, old: Path) -> int:
         src = sqlite3.connect(sqlite_uri(old, **params), uri=True)
         try:
             theirs = [r[1] for r in src.execute("PRAGMA table_info(decisions)")]
-            if not theirs:
-                return 0
             ours = {r[1] for r in conn.execute("PRAGMA table_info(decisions)")}
-            cols = [c for c in theirs if c in ours]
-            rows = src.execute(f"SELECT {', '.join(cols)} FROM decisions ORDER BY id").fetchall()
+            cols = [c for c in theirs if c in ours and c != "id"]
+            if not cols:
+                return 0, 0
+            rows = src.execute(f"SELECT {', '.join(cols)} FROM decisions ORDER BY rowid").fetchall()
         finally:
             src.close()
     except sqlite3.Error:
-        return 0
+        return 0, 0
+    copied = 0
+    insert = f"INSERT INTO decisions ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
     with transaction(conn):
-        conn.executemany(
-            f"INSERT OR IGNORE INTO decisions ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", rows
-        )
-    return len(rows)
+        for row in rows:
+            try:
+                conn.execute(insert, row)
+                copied += 1
+            except sqlite3.IntegrityError:
+                pass
+    return copied, len(rows)
 
 
 _MAGIC: Final = b"SQLite format 3\x00"

@@ -289,10 +289,11 @@ def _check_database(
                                           "kept, and rebuilds it from the notes)")  # fmt: skip
             return None
         conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
-        kept = copy_decisions(conn, moved) if moved else 0
+        copied, found = copy_decisions(conn, moved) if moved else (0, 0)
         where = moved.name if moved else "nowhere"
+        back = f"its {copied} logged decisions" if copied == found else f"{copied} of its {found} logged decisions (the rest stay there)"
         report.add("schema", FIXED, f"{what}: moved it to {where}, rebuilt {_indexed(stats)} notes and "
-                                    f"copied back its {kept} logged decisions")  # fmt: skip
+                                    f"copied back {back}")  # fmt: skip
         return conn
     report.add("schema", OK, f"version {version}")
     return conn

@@ -495,6 +495,27 @@ def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: 
     consistent(db, vault)
 
 
+@pytest.mark.parametrize("shape, copied", [
+    ("SELECT 'x' || id AS id, time, session_id, prompt, spoken, route, label FROM decisions", "its 3 logged decisions"),
+    ("SELECT id, time, session_id, prompt, spoken, NULL AS route, label FROM decisions",
+     "0 of its 3 logged decisions (the rest stay there)"),
+])
+def test_repair_copies_back_what_a_decisions_table_of_odd_shape_holds(indexed: tuple[Path, Path], shape: str, copied: str) -> None:
+    """A decisions table remade by hand (text ids, an emptied column that must hold a value):
+    the copy takes new ids, and says how many rows it could not take back (they stay in the
+    copy moved aside) instead of counting them as copied."""
+    vault, db = indexed
+    for i in range(3):
+        assert run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE, session=f"s{i}")).returncode == 0
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.executescript(f"CREATE TABLE d2 AS {shape}; DROP TABLE decisions; ALTER TABLE d2 RENAME TO decisions; DROP TABLE english")
+    conn.close()
+    proc = run("doctor", "--notes", vault, "--db", db, "--repair")
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and f" notes and copied back {copied}" in out, out
+    assert len(rows(db)) == (3 if copied.startswith("its") else 0)
+
+
 def test_doctor_on_a_healthy_index(indexed: tuple[Path, Path]) -> None:
     vault, db = indexed
     # a note whose front matter is not YAML: an unquoted description that starts with a quoted word
