@@ -777,6 +777,10 @@ def shown_path(path: str, limit: int = 200) -> str:
     return shown + "".join(", " + s for s in said)
 
 
+#: A note's double quotes and backticks, as its title and description show them in the line.
+_OWN_QUOTES: Final = str.maketrans({'"': "'", "`": "'"})
+
+
 def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, folder: str | None = None) -> str:
     """The one plain line added to the assistant's context, at most ``limit`` characters.
 
@@ -785,7 +789,7 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     the one note left has its title and path shortened: a note that does not fit is left out,
     never cut inside its path (see :func:`shown_path`). It is a
     statement, never an instruction: the notes' own words only ever appear inside double quotes
-    (theirs become single quotes), and each path exactly as it is (:func:`shown_path`).
+    (theirs, and their backticks, become single quotes), and each path exactly as it is (:func:`shown_path`).
 
     :param notes: ``(title, path, description)`` triples, in order; paths relative to the folder
     :param folder: the notes folder's absolute path: each path is shown joined to it, so that
@@ -799,9 +803,12 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
                path_room: int = 400 if folder else 200) -> str:
         parts = []
         for title, path, desc in notes:
-            title = one_line(title).replace('"', "'")[:title_room]
+            # a note's own quotes and backticks become single quotes: its words stay inside the
+            # line's double quotes, and an unpaired backtick cannot open a code span that would
+            # swallow the path after it
+            title = one_line(title).translate(_OWN_QUOTES)[:title_room]
             part = f'"{title}" ({shown_path(path, path_room)})'
-            desc = one_line(desc).replace('"', "'")
+            desc = one_line(desc).translate(_OWN_QUOTES)
             if desc and desc_room > 0:
                 if len(desc) > desc_room:
                     desc = desc[: max(desc_room - 3, 0)].rstrip() + "..."

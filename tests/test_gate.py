@@ -388,3 +388,11 @@ def test_a_long_path_is_never_cut_by_the_line(title: str, path: str) -> None:
         n = int(cut[0].split()[4]) if cut else len(full)
         assert shown == full[:n] and n >= 100, (shown, remarks)
         assert ("\x1b" in path) == ("invisible characters shown as ?" in remarks)
+
+
+def test_a_backtick_of_a_title_cannot_swallow_the_path_after_it() -> None:
+    """An unpaired backtick in a title or description would open a code span ending at the
+    path's own fence, leaving the path outside it: the note's backticks become single quotes."""
+    line = format_line([("Typing a ` backtick on the K380", "keyboards/K380 (German).md", "shift plus `the accent")])
+    assert line == ("Notes that may cover this: \"Typing a ' backtick on the K380\" (`keyboards/K380 (German).md`)"
+                    " - \"shift plus 'the accent\".")
