@@ -27,13 +27,14 @@ def index_path(given: str, roots: Iterable[Path | str]) -> str | None:
     the first of ``roots`` it lies under (compared after normalising both, without resolving
     links), else None.
 
-    :param given: the path as given (surrounding white space is ignored)
+    :param given: the path as given; white space is part of it (a file may be named " a.md"),
+        a path of white space only names nothing
     :param roots: absolute spellings of the notes folder, e.g. as configured and with its
         links resolved (the hook's line uses the resolved one)
     :returns: e.g. ``"recipes/sourdough-starter.md"``, or None
     """
-    path = given.strip()
-    if not path or "\0" in path:
+    path = given
+    if not path.strip() or "\0" in path:
         return None
     if os.path.isabs(path):
         full = os.path.normpath(path)

@@ -208,7 +208,11 @@ def _check_note(conn: sqlite3.Connection, note: str, notes_folder: Path | None =
     """
     from notesdb.notepath import index_path
 
-    given = note.strip()
+    given = note  # as given: a file may be named " a.md", or hold a backslash
+    try:
+        given.encode("utf-8")
+    except UnicodeEncodeError:
+        raise NotesdbError(f"no note {given!r} in the index: the path is not valid UTF-8") from None
     roots: list[Path | str] = []
     row = conn.execute("SELECT value FROM meta WHERE key = 'notes_root'").fetchone()
     if row and row[0]:
@@ -216,7 +220,7 @@ def _check_note(conn: sqlite3.Connection, note: str, notes_folder: Path | None =
     if notes_folder is not None:
         roots += [notes_folder.resolve(), notes_folder.absolute()]
     how = "give its path relative to the notes folder, or its absolute path inside it"
-    path = index_path(given.replace("\\", "/"), roots)
+    path = index_path(given if os.sep == "/" else given.replace("\\", "/"), roots)
     if path is None:
         raise NotesdbError(f"no note {given!r} in the notes folder: {how}")
     if conn.execute("SELECT 1 FROM notes WHERE path = ?", (path,)).fetchone():
@@ -260,7 +264,7 @@ def set_label(
             f"decision #{decision_id} was not judged: {row['prompt'][:60]!r} is a Claude Code "
             "command, not a message, so there is nothing to label"
         )
-    note = (note or "").strip()
+    note = note if note and note.strip() else ""
     if verdict == "right":
         if note:
             raise NotesdbError("'right' takes no --note: it says the decision was right as it was")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -434,3 +435,24 @@ def test_quantiles_and_histogram() -> None:
     assert len(lines) == 2
     assert lines[0].split()[1] == "1" and lines[1].split()[1] == "2"  # 2.0 falls into the top bin
     assert lines[1].endswith("<- t 0.6")
+
+
+def test_label_note_keeps_the_spaces_and_backslashes_of_a_file_name(tmp_path: Path) -> None:
+    """" quokka.md" and "quokka.md" are two notes, and "back\\slash.md" is a file name on POSIX:
+    --note names the one given, as it is; a path that is not UTF-8 is one error line."""
+    from conftest import NOTESDB_EXE, write_and_index
+
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "n.db", {
+        " quokka.md": "# Quokka with a leading space\n\nquokka facts A\n",
+        "quokka.md": "# Plain quokka\n\nquokka facts B\n",
+        "back\\slash.md": "# Wombat\n\nthe wombat note\n",
+    })
+    where = ["--notes", str(vault), "--db", str(db)]
+    subprocess.run([str(NOTESDB_EXE), "hook", *where], input=b'{"prompt": "write a wedding speech"}', timeout=60)
+    for given, named in ((" quokka.md", " quokka.md"), ("back\\slash.md", "back\\slash.md"),
+                         (str(vault.resolve() / "back\\slash.md"), "back\\slash.md")):
+        r = invoke("label", "set", "1", "missed", "--note", given, *where)
+        assert (r.exit_code, r.stdout.strip()) == (0, f"#1 labelled missed: should have named {named}"), r.stderr
+    r = subprocess.run([str(NOTESDB_EXE), "label", "set", "1", "missed", "--note", b"\xff.md", *where],
+                       capture_output=True, timeout=60)  # fmt: skip
+    assert r.returncode == 1 and r.stderr.startswith(b"Error: no note ") and r.stderr.count(b"\n") == 1, r.stderr
