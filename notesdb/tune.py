@@ -13,6 +13,7 @@ import itertools
 import math
 import os
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -485,7 +486,8 @@ def write_gate(
     """Save ``keys`` of ``settings`` into the ``[gate]`` table of the config file that
     ``notesdb.config.load_config(config)`` reads, keeping everything else as it was: other
     tables and keys, comments, order and layout (the file is edited with tomlkit, which keeps
-    them). Creates the file when missing.
+    them), through a symbolic link to the file it names, with the file's mode kept. Creates the
+    file (mode 0600) when missing.
 
     :returns: the path written
     :raises ConfigError: the existing file is not valid TOML, its ``gate`` is not a table, or
@@ -496,6 +498,11 @@ def write_gate(
     from notesdb.config import config_path, parse_toml
 
     path = config_path(config)
+    try:  # a config file that is a link to one kept elsewhere is written there, link kept
+        path = path.resolve() if path.is_symlink() else path
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mode = 0o600
     text = ""
     try:
         raw = path.read_bytes()
@@ -517,6 +524,7 @@ def write_gate(
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_text(tomlkit.dumps(doc), encoding="utf-8")
+        os.chmod(tmp, mode)  # the file keeps its mode (a new one: owner only)
         os.replace(tmp, path)
     except OSError as e:
         raise ConfigError(f"cannot write config file {path}: {e.strerror or e}") from None

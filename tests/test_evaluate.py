@@ -456,3 +456,23 @@ def test_label_note_keeps_the_spaces_and_backslashes_of_a_file_name(tmp_path: Pa
     r = subprocess.run([str(NOTESDB_EXE), "label", "set", "1", "missed", "--note", b"\xff.md", *where],
                        capture_output=True, timeout=60)  # fmt: skip
     assert r.returncode == 1 and r.stderr.startswith(b"Error: no note ") and r.stderr.count(b"\n") == 1, r.stderr
+
+
+def test_tune_write_keeps_a_linked_config_and_its_mode(tiny: dict[str, Path], tmp_path: Path) -> None:
+    """A config that is a link to a file kept elsewhere is written there (the link stays a
+    link), and the file keeps its mode (it was replaced by a 0644 file beside the link)."""
+    import os
+    import stat
+
+    real = tmp_path / "dotfiles" / "notesdb.toml"
+    real.parent.mkdir()
+    real.write_text("[gate]\nmin_lead = 1.1\n")
+    real.chmod(0o640)
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    args = [a if a != str(tiny["config"]) else str(link) for a in opts(tiny)]
+    r = invoke("tune", str(tiny["cases"]), *args, "--write")
+    assert r.exit_code == 0, r.output
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    assert all(f"\n{k} = " in real.read_text() for k in tune.TUNED)
