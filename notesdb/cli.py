@@ -970,7 +970,11 @@ def label_export(
     try:
         # the folder named now and the one the database indexes: neither is written to
         for folder in dict.fromkeys(f for f in (o.notes, _indexed_root(o.conn)) if f is not None):
-            if file.expanduser().resolve().is_relative_to(Path(folder).resolve()):
+            # resolved, and as written: a folder linked into the notes folder is read as notes
+            spelled = Path(os.path.abspath(file.expanduser()))
+            if file.expanduser().resolve().is_relative_to(Path(folder).resolve()) or any(
+                spelled.is_relative_to(f) for f in (Path(folder), Path(folder).absolute())
+            ):
                 raise NotesdbError(f"{file} is inside the notes folder {folder}: notesdb never writes there")
         exported_before = str(file.expanduser().resolve()) in log.exports(o.conn)
         if (file.exists() or file.is_symlink()) and not (force or exported_before):

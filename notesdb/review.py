@@ -376,6 +376,8 @@ def refuse_export_target(conn: sqlite3.Connection, path: Path) -> None:
     database = Path(row[2])
     # SQLite's files, and notesdb's own beside them: the sync lock and the hook's error log
     beside = [database.with_name(database.name + suffix) for suffix in DATABASE_SIDE_SUFFIXES + (".lock",)]
+    if target.name.startswith(database.name + ".damaged-"):  # a copy kept on purpose, never replaced
+        raise NotesdbError(f"{path} is a copy of the database moved aside and kept: choose another file for the cases")
     for side in beside + [database.with_name("hook-errors.jsonl")]:
         same = target == side.resolve()
         if not same and st is not None:

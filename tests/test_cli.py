@@ -654,6 +654,18 @@ def test_label_export_never_writes_in_the_folder_the_database_indexes(indexed: t
         1, f"Error: {vault / 'cases.jsonl'} is inside the notes folder {vault}: notesdb never writes there\n"
     )
     assert not (vault / "cases.jsonl").exists()
+    # a folder linked into the notes folder is read as notes: not written through either
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (vault / "linked").symlink_to(outside)
+    r = invoke("label", "export", str(vault / "linked" / "z.jsonl"), "--force", "--notes", str(vault), "--db", str(db))
+    assert r.exit_code == 1 and "is inside the notes folder" in r.stderr and not (outside / "z.jsonl").exists()
+    # nor over a copy of the database moved aside and kept
+    kept = db.with_name(db.name + ".damaged-20261201T000000Z")
+    kept.write_bytes(b"SQLite format 3\x00 kept")
+    r = invoke("label", "export", str(kept), "--force", "--db", str(db))
+    assert r.exit_code == 1 and "a copy of the database moved aside and kept" in r.stderr
+    assert kept.read_bytes() == b"SQLite format 3\x00 kept"
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "socket"])
