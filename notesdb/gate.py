@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "off_title", "margin", "tied", "format_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "off_title", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -490,7 +490,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     d.notes = [c.path for c in named]
     d.parts = [(c.title, c.path, c.desc) for c in named]
     d.folder = folder
-    d.line = format_line(d.parts, folder=folder)
+    d.line, kept = fit_line(d.parts, folder=folder)
+    d.notes, d.parts = d.notes[:kept], d.parts[:kept]
     return d
 
 
@@ -795,6 +796,13 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     :param folder: the notes folder's absolute path: each path is shown joined to it, so that
         the assistant, which is not started in the notes folder, can open the note
     """
+    return fit_line(notes, limit, folder)[0]
+
+
+def fit_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, folder: str | None = None) -> tuple[str, int]:
+    """:func:`format_line`'s line and how many of ``notes`` it names (the first ones): a note
+    left out for room was not said, so it is not logged as named (nor held back later in the
+    conversation as said)."""
     head = "Notes that may cover this: "
     if folder:
         notes = [(t, folder.rstrip("/") + "/" + p, d) for t, p, d in notes]
@@ -819,11 +827,11 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
     for room in (300, 200, 120, 60, 0):
         line = render(room)
         if len(line) <= limit:
-            return line
+            return line, len(notes)
     for keep in range(len(notes) - 1, 0, -1):
         line = render(0, notes[:keep])
         if len(line) <= limit:
-            return line
+            return line, keep
     # The first note alone is too long (a long title beside a long path and its remarks): its
     # title is cut to 20 characters at most, then its path is shortened further (and says
     # so), so that the line is never cut inside a path, its fence or its remark.
@@ -837,5 +845,5 @@ def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, 
             path_room = max(path_room - over, 0)
         line = render(0, notes[:1], title_room, path_room)
     if len(line) <= limit:
-        return line
-    return line[: limit - 3] + "..."  # only for a limit of about 150 characters or less
+        return line, 1
+    return line[: limit - 3] + "...", 1  # only for a limit of about 150 characters or less

@@ -6,7 +6,7 @@ from dataclasses import fields, replace
 
 import pytest
 
-from notesdb.gate import MAX_LINE_CHARS, Settings, format_line, judge
+from notesdb.gate import MAX_LINE_CHARS, Settings, fit_line, format_line, judge, verdict
 from notesdb.rank import Candidate, Hit, Ranking
 
 #: The thresholds these hand-built rankings were written for (fixed here, so that the tests
@@ -396,3 +396,20 @@ def test_a_backtick_of_a_title_cannot_swallow_the_path_after_it() -> None:
     line = format_line([("Typing a ` backtick on the K380", "keyboards/K380 (German).md", "shift plus `the accent")])
     assert line == ("Notes that may cover this: \"Typing a ' backtick on the K380\" (`keyboards/K380 (German).md`)"
                     " - \"shift plus 'the accent\".")
+
+
+def test_a_note_left_out_of_the_line_is_not_named() -> None:
+    """Two notes named, but the second does not fit beside the first (long paths): the line
+    names one, and so does the decision (else the log would list a note the assistant never
+    saw, and the conversation would hold it back later as said)."""
+    deep = "/".join(["d" * 60] * 5)
+    top = cand(f"{deep}/qwertyx.md", [hit("qwertyx", 4, "title"), hit("alpha", 3)], 10)
+    other = cand(f"{'/'.join(['e' * 100] * 2)}/zorblat.md", [hit("zorblat", 4, "title"), hit("beta", 1)], 10)
+    r = ranking(10, top, other)
+    s = replace(S, extra_share=0.1, extra_evidence=0.5)
+    assert [c.path for c in verdict(r, s)[1]] == [top.path, other.path]  # the gate names both
+    d = judge(r, s, folder="/home/you/notes")
+    assert d.spoken and d.notes == [top.path] and [p for _, p, _ in d.parts] == [top.path]
+    assert "zorblat" not in d.line and len(d.line) <= 600
+    line, kept = fit_line(d.parts + [(other.title, other.path, other.desc)], folder="/home/you/notes")
+    assert (kept, line) == (1, d.line)
