@@ -161,9 +161,15 @@ def missing_tables(conn: sqlite3.Connection) -> list[str]:
     return sorted(t for t in TABLES + FTS_SHADOW_TABLES if t not in have)
 
 
+#: What a database records about its log beside the decisions (``meta`` keys): the files
+#: ``label export`` wrote (``log --purge`` names them) and the false-alarm meter's last reading.
+LOG_META_KEYS: Final = ("exports", "false_alarm_meter")
+
+
 def copy_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:
     """Copy the logged decisions (labels included) of the database file ``old`` into ``conn``'s
-    ``decisions`` table, the columns both have but ``id``; used when a database is rebuilt from
+    ``decisions`` table, the columns both have but ``id``, with what it records about them
+    (:data:`LOG_META_KEYS`); used when a database is rebuilt from
     the notes. They get new ids after any decision logged meanwhile (a hook answering while the
     database was rebuilt), in their old order; a row the table refuses (a column emptied by
     hand that must hold a value) is left out and counted.
@@ -181,9 +187,13 @@ def copy_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:
             theirs = [r[1] for r in src.execute("PRAGMA table_info(decisions)")]
             ours = {r[1] for r in conn.execute("PRAGMA table_info(decisions)")}
             cols = [c for c in theirs if c in ours and c != "id"]
-            if not cols:
-                return 0, 0
-            rows = src.execute(f"SELECT {', '.join(cols)} FROM decisions ORDER BY rowid").fetchall()
+            rows = src.execute(f"SELECT {', '.join(cols)} FROM decisions ORDER BY rowid").fetchall() if cols else []
+            try:
+                meta = src.execute(
+                    f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(LOG_META_KEYS))})", LOG_META_KEYS
+                ).fetchall()
+            except sqlite3.Error:  # no meta table (dropped): nothing more to keep
+                meta = []
         finally:
             src.close()
     except sqlite3.Error:
@@ -191,6 +201,9 @@ def copy_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:
     copied = 0
     insert = f"INSERT INTO decisions ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
     with transaction(conn):
+        conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta)
+        if not cols:
+            return 0, 0
         for row in rows:
             try:
                 conn.execute(insert, row)

@@ -473,6 +473,9 @@ def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: 
     vault, db = indexed
     assert run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE)).returncode == 0
     assert run("label", "set", "1", "right", "--notes", vault, "--db", db).returncode == 0
+    exported = db.parent / "mine.jsonl"
+    assert run("label", "export", exported, "--notes", vault, "--db", db).returncode == 0
+    assert run("index", "--notes", vault, "--db", db).returncode == 0  # measures the meter
     logged = 0 if table == "decisions" else 1
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute(f"DROP TABLE {table}")
@@ -489,6 +492,11 @@ def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: 
     assert f"fixed    schema: version 11, but tables are missing: {table}: moved it to {aside[0].name}, rebuilt " in out
     assert f" notes and copied back its {logged} logged decisions" in out
     assert [(r["id"], r["label"]) for r in rows(db)] == ([(1, "right")] if logged else [])
+    # what the database recorded about its log came back too: the export, the meter
+    conn = sqlite3.connect(db)
+    meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('exports', 'false_alarm_meter')"))
+    conn.close()
+    assert str(exported) in meta["exports"] and "share" in meta["false_alarm_meter"]
     # a new conversation (in the first one the note was named already: the log came back)
     proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE, session="after-repair"))
     assert COVERED_NOTE.encode() in proc.stdout
