@@ -972,7 +972,7 @@ def label_export(
         for folder in dict.fromkeys(f for f in (o.notes, _indexed_root(o.conn)) if f is not None):
             # resolved, and as written: a folder linked into the notes folder is read as notes
             spelled = Path(os.path.abspath(file.expanduser()))
-            if file.expanduser().resolve().is_relative_to(Path(folder).resolve()) or any(
+            if cfg.inside_folder(file, folder) or any(
                 spelled.is_relative_to(f) for f in (Path(folder), Path(folder).absolute())
             ):
                 raise NotesdbError(f"{file} is inside the notes folder {folder}: notesdb never writes there")

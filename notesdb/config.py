@@ -22,14 +22,14 @@ import sys
 from pathlib import Path
 
 from notesdb.errors import ConfigError, NotesdbError
-from notesdb.settings import Settings
+from notesdb.settings import Settings, closest_name
 from notesdb.sync import DEFAULT_SKIP
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
     from typing import Any, Final, Iterable
 
-__all__ = ["Config", "resolve_notes", "resolve_db", "config_path", "load_config"]
+__all__ = ["Config", "resolve_notes", "resolve_db", "config_path", "load_config", "parse_toml", "inside_folder"]
 
 
 class Config:
@@ -108,16 +108,23 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
     return path
 
 
+def inside_folder(path: str | os.PathLike[str], folder: str | os.PathLike[str]) -> bool:
+    """True when ``path``, its links resolved, lies in ``folder`` (resolved too) or is it: the
+    test behind "notesdb never writes in the notes folder". False when either cannot be
+    resolved (a loop of links, an unknown ``~user``)."""
+    try:
+        return Path(path).expanduser().resolve().is_relative_to(Path(folder).expanduser().resolve())
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
 def _outside_notes(db: Path, notes: Path, default: bool = False) -> None:
     """Raise :class:`NotesdbError` when ``db`` would lie inside the notes folder ``notes``.
 
     :param default: ``db`` is the default path, not one the user named: the error says how to
         name one
     """
-    try:
-        inside = db.resolve().is_relative_to(notes.expanduser().resolve())
-    except (OSError, RuntimeError, ValueError):
-        return
+    inside = inside_folder(db, notes)
     if inside and default:
         raise NotesdbError(
             f"the default database {db} would be inside the notes folder {notes}: notesdb never "
@@ -177,11 +184,9 @@ _TABLES: Final = {"gate": (), "log": ("prompts",), "index": ("skip",), "meaning"
 
 
 def _did_you_mean(word: str, known: Iterable[str]) -> str:
-    """``", did you mean 'x'?"`` for the closest known name (difflib's ratio >= 0.6), else ``""``."""
-    import difflib
-
-    close = difflib.get_close_matches(word, list(known), n=1)
-    return f", did you mean {close[0]!r}?" if close else ""
+    """``", did you mean 'x'?"`` for the closest known name (``settings.closest_name``), else ``""``."""
+    close = closest_name(word, known)
+    return f", did you mean {close!r}?" if close else ""
 
 
 def parse_toml(raw: bytes, path: Path, refusing: str = "") -> dict[str, Any]:

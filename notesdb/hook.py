@@ -168,11 +168,10 @@ def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path |
             import platformdirs
 
             folder = Path(platformdirs.user_data_dir("notesdb"))
-        root = _absolute(notes)
-        if root is not None:
-            where = _absolute(folder) or str(folder)
-            if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
-                return  # notesdb never writes in the notes folder, not even this line
+        from notesdb.config import inside_folder
+
+        if notes is not None and inside_folder(folder, notes):
+            return  # notesdb never writes in the notes folder, not even this line
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = folder / "hook-errors.jsonl"
         fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, fields
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from typing import Any, Final, Iterable
 
-__all__ = ["Settings", "SCORING", "TIE_TOLERANCE"]
+__all__ = ["Settings", "SCORING", "TIE_TOLERANCE", "closest_name"]
 
 #: Notes whose evidence is within this share of the top note's are tied with it: the gate stays
 #: silent on any tie (``gate.tied``) and ``rank`` orders tied notes by mentions. 1% is below
@@ -270,10 +270,8 @@ class Settings:
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                import difflib
-
-                close = difflib.get_close_matches(key, sorted(known), n=1)
-                hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(sorted(known))}"
+                close = closest_name(key, known)
+                hint = f"did you mean {close!r}?" if close else f"known: {', '.join(sorted(known))}"
                 raise ValueError(f"unknown gate setting {key!r} ({hint})")
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"gate setting {key!r} must be a number, not {value!r}")
@@ -287,6 +285,15 @@ class Settings:
                 raise ValueError(f"gate setting {key!r} counts {_WHOLE_NUMBERS[key]}: a whole number, not {value!r}")
             values[key] = int(value) if key in _WHOLE_NUMBERS else float(value)
         return cls(**values)
+
+
+def closest_name(word: str, known: Iterable[str]) -> str | None:
+    """The known name spelled most like ``word`` (a misspelt setting or config table), or None
+    when none is close: difflib's similarity ratio at least 0.6, its default cutoff."""
+    import difflib  # only on a mistake: not on the hook's path
+
+    close = difflib.get_close_matches(word, sorted(known), n=1)
+    return close[0] if close else None
 
 
 def _finite(value: int | float) -> bool:
