@@ -350,10 +350,6 @@ def labels_jsonl(conn: sqlite3.Connection) -> tuple[str, list[Case]]:
     return "".join(line + "\n" for line in lines), [c for c, _ in pairs]
 
 
-#: Suffixes of the files SQLite keeps beside a database (its write-ahead log, shared memory and
-#: rollback journal; sqlite.org/tempfiles.html).
-DATABASE_SIDE_SUFFIXES = ("", "-wal", "-shm", "-journal")
-
 
 def refuse_export_target(conn: sqlite3.Connection, path: Path) -> None:
     """Refuse to write a cases file over the database of ``conn`` or one of its side files
@@ -375,7 +371,9 @@ def refuse_export_target(conn: sqlite3.Connection, path: Path) -> None:
     target = path.expanduser().resolve()
     database = Path(row[2])
     # SQLite's files, and notesdb's own beside them: the sync lock and the hook's error log
-    beside = [database.with_name(database.name + suffix) for suffix in DATABASE_SIDE_SUFFIXES + (".lock",)]
+    from notesdb.db import SQLITE_SIDE_SUFFIXES
+
+    beside = [database.with_name(database.name + suffix) for suffix in ("", *SQLITE_SIDE_SUFFIXES, ".lock")]
     if target.name.startswith(database.name + ".damaged-"):  # a copy kept on purpose, never replaced
         raise NotesdbError(f"{path} is a copy of the database moved aside and kept: choose another file for the cases")
     for side in beside + [database.with_name("hook-errors.jsonl")]:
