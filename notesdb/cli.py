@@ -234,8 +234,9 @@ def _installed_defaults(
     (n, d, c), = found
     if not n:
         return notes, db, config
-    keep_config = config or os.environ.get("NOTESDB_CONFIG") or not c
-    return Path(n), Path(d) if d else None, config if keep_config else Path(c)
+    if config or os.environ.get("NOTESDB_CONFIG") or not c:
+        return Path(n), Path(d) if d else None, config
+    return Path(n), Path(d) if d else None, Path(c)
 
 
 def _open(notes: Path | None, db: Path | None, config: Path | None, **kw: Any) -> Opened:
