@@ -93,6 +93,7 @@ AXES: dict[str, tuple[float, ...]] = {
     "ahead_lead_cap": (2.5, 3.0, 4.0),
     "ahead_words": (1, 2, 3),
     "sole_min_lead": (1.5, 2.0, 2.5, 3.0),
+    "named_min_lead": (1.1, 1.3, 1.5, 2.0, 99.0),
     "sole_held": (0.6, 0.7, 0.75, 0.8, 0.85, 0.9),
     "sole_doc_freq": (0, 1, 2, 3),
     "sole_max_zipf": (2.0, 3.0, 3.5, 4.0),
@@ -107,6 +108,7 @@ AXES: dict[str, tuple[float, ...]] = {
     "reference_notes": (100, 300, 1000),
     "prefix_max_zipf": (3.0, 3.5, 4.0, 4.5, 5.0),
     "correct_max_zipf": (3.0, 3.5, 4.0, 4.5, 5.0),
+    "correct_min_gain": (-99.0, 0.0, 0.5, 1.0, 1.5, 2.0),
 }
 
 

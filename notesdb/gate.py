@@ -5,7 +5,7 @@ tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and 
 least ``min_lead`` times its evidence, unless it is the only candidate; and the message must
 name the top note's subject or be mostly its words (:func:`off_title`: a general question that
 shares two or three words with a how-to note is neither). Then it speaks through
-the first of seven routes whose thresholds are met (:func:`verdict`):
+the first of eight routes whose thresholds are met (:func:`verdict`):
 
 1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
    a note holding less than half of the message needs a larger lead (:func:`strong_lead`);
@@ -23,6 +23,9 @@ the first of seven routes whose thresholds are met (:func:`verdict`):
    headings) and leads the second; the evidence it needs falls as its lead grows
    (:func:`lead_weighted`), so a short question whose one rare word sits in the body of the note
    named by its other word speaks when that note is far ahead of every other.
+8. ``named``: the message holds a whole name of the note made of a word no English word list
+   holds ("tokmeter says 6 quid already today" names ``projects/tokmeter.md``), even typed with
+   a typo or cut short, and the note leads the second (:func:`coined_name`).
 
 Anything else stays silent, with the reason. A note after the first is named on its own merit:
 evidence that the notes named before it lack, at a coverage near the top note's.
@@ -53,7 +56,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "off_title", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "coined_name", "off_title", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -68,6 +71,7 @@ class Route:
     SOLE: Final = "sole"
     MARGIN: Final = "margin"
     ABOUT: Final = "about"
+    NAMED: Final = "named"
     NO_TERMS: Final = "no-terms"  # nothing searchable in the message
     NO_MATCH: Final = "no-match"  # no note holds a word of the message
     TIE: Final = "tie"  # no note leads the others
@@ -86,7 +90,7 @@ ROUTE_OFF: Final = 99.0
 
 #: The routes through which the gate speaks.
 SPOKEN: Final = frozenset(
-    {Route.STRONG, Route.LEAD, Route.RARE, Route.AHEAD, Route.SOLE, Route.MARGIN, Route.ABOUT}
+    {Route.STRONG, Route.LEAD, Route.RARE, Route.AHEAD, Route.SOLE, Route.MARGIN, Route.ABOUT, Route.NAMED}
 )
 
 #: The added line never exceeds this many characters.
@@ -301,6 +305,23 @@ def _named(cand: Candidate, share: float) -> bool:
     return held is None or held >= share
 
 
+def coined_name(cand: Candidate) -> str | None:
+    """A name of the note (its title, file name or an alias: :func:`title_words`) the message
+    holds whole in the note's title column, with a coined word among its words: one that no
+    English word list holds, as typed or as found (``Hit.coined``: "tokmeter"; "snapwern" for
+    the note's "snapwren"; not "moraine" or "kestrel", which English knows), reached as typed,
+    as another form, a correction or a prefix, not as a part of a compound. A person naming a
+    thing by the name they made up for it is talking about it.
+
+    :returns: the name as written, or None
+    """
+    found = {h.word: h for h in cand.hits if h.place == "title" and h.evidence > 0}
+    for name, ws in _names(cand):
+        if all(w in found for w in ws) and any(found[w].coined and found[w].how != "compound" for w in ws):
+            return name
+    return None
+
+
 def _words(cand: Candidate, settings: Settings) -> int:
     return sum(1 for h in cand.hits if h.evidence >= settings.word_evidence)
 
@@ -334,7 +355,9 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
     - ``about``: about a message word bringing >= ``about_weight`` (title, desc or headings), a
       lead >= ``about_min_lead``, evidence x lead (:func:`lead_weighted`) >= ``about_evidence``,
       held share of the message (``Candidate.held``: its words wherever they sit in the note) >=
-      ``about_held``.
+      ``about_held``;
+    - ``named``: the message holds a whole name of the note with a word no English word list
+      holds (:func:`coined_name`: "tokmeter"), a lead >= ``named_min_lead``.
 
     A note after the first is named on its own merit: evidence the notes named before it lack
     >= ``extra_evidence``, and coverage >= ``extra_share`` times the top note's.
@@ -391,6 +414,8 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         and _about_word(top, s)
     ):
         route = Route.ABOUT
+    elif ahead >= s.named_min_lead and coined_name(top) is not None:
+        route = Route.NAMED
     else:
         return Route.WEAK, []
     named = [top]
@@ -412,7 +437,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     :param folder: the notes folder's absolute path, to name each note by a path the
         assistant can open (see :func:`format_line`); None: paths relative to the folder
     :returns: a :class:`Decision` whose ``route`` is ``strong``, ``lead``, ``rare``, ``ahead``,
-        ``sole``, ``margin`` or ``about`` when it speaks (see :func:`verdict`), and otherwise the reason for silence:
+        ``sole``, ``margin``, ``about`` or ``named`` when it speaks (see :func:`verdict`), and otherwise the reason for silence:
         ``no-terms`` (nothing searchable), ``no-match`` (no note holds a word of the message),
         ``tie`` (no note clearly leads the others), ``off-title`` (the message neither names the
         top note's subject nor is mostly its words: :func:`off_title`), ``weak`` (no route's
@@ -597,6 +622,12 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
         if not _about_word(top, s):
             f.append(f"no title, desc or headings word of weight {s.about_weight}")
         out.append((Route.ABOUT, f))
+    f = []
+    if ahead < s.named_min_lead:
+        f.append(lead_below(s.named_min_lead))
+    if coined_name(top) is None:
+        f.append("the message holds no whole name of the note made of a word English does not know")
+    out.append((Route.NAMED, f))
     return out
 
 
@@ -679,6 +710,8 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
             f"so evidence {top.evidence:.2f} x lead {counted} = {lead_weighted(top, ahead, s):.2f} "
             f">= {s.about_evidence}, and it holds {top.held:.2f} >= {s.about_held} of the message's words"
         )
+    if route == Route.NAMED:
+        return f"named: the message holds the note's name '{coined_name(top)}', which English does not know; {_leads(ahead, second, s.named_min_lead)}"
     raise ValueError(f"not a route that speaks: {route}")
 
 

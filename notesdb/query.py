@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 import jellyfish
 
 from notesdb.settings import Settings
-from notesdb.text import inflections, joined_pairs, words as text_words
+from notesdb.text import inflections, joined_pairs, us_spelling, words as text_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ __all__ = [
     "Term",
     "Query",
     "build_query",
+    "likelier",
     "match_expression",
     "idf",
     "STOPWORDS",
@@ -91,6 +92,9 @@ class Alternative:
     weight: float  # evidence weight: 1.0 exact, less for corrected and prefix words
     doc_freq: int  # notes containing the word
     zipf: float = 0.0  # how common the word is in general English (0: not an English word)
+    #: neither the message's token nor this word is in any word list of English (nor of the
+    #: message's language): a name made up for something ("tokmeter"), read by ``gate.coined_name``
+    coined: bool = False
 
 
 @dataclass
@@ -383,6 +387,57 @@ def correct(
     return [Alternative(w, "corrected", weight, df) for _, df, w in best[:3]], best_d
 
 
+def likelier(
+    conn: sqlite3.Connection, token: str, alternatives: list[Alternative], settings: Settings | None = None
+) -> list[Alternative]:
+    """The typo corrections of ``token`` (:func:`correct`) likelier meant than the word typed.
+
+    A word English knows, however rarely (wordfreq's lists down to Zipf 1.5: the ``english``
+    and ``english_rare`` tables), was typed on purpose unless the correction is a much commoner
+    word: at least ``settings.correct_min_gain`` Zipf more (1.0: ten times as frequent), or the
+    same word in American spelling (``notesdb.text.us_spelling``, "summarise" -> "summarize").
+    So "wipers" (2.8) is not read as a note's "wipefs" (not English), "postgres" (2.0) not as
+    "postures" (2.7), while "sheild" (1.6) is read as "shield" (4.3) and "recieve" (2.8) as
+    "receive" (4.9). A token English does not know keeps every correction, and so does every
+    token while ``english_rare`` is still empty (a database only the hook has indexed). This is the
+    noisy-channel reading of spelling correction (Kernighan, Church and Gale, 1990: the
+    correction must be likelier than the word as typed), with the word's frequency as its
+    prior and one flat chance of a typo.
+
+    :param alternatives: corrections of ``token``, as :func:`correct` returns them
+    :returns: those kept, in their order and with their weights
+    """
+    s = settings or Settings()
+    found = _zipf_any(conn, {token} | {a.word for a in alternatives})
+    typed = found.get(token, 0.0)
+    if typed <= 0:
+        return alternatives
+    american = us_spelling(token)
+    return [
+        a
+        for a in alternatives
+        if found.get(a.word, 0.0) >= typed + s.correct_min_gain or a.word == american or us_spelling(a.word) == token
+    ]
+
+
+def _zipf_any(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
+    """Zipf in general English of each word found in ``english`` or ``english_rare``."""
+    found = _english(conn, words)
+    found.update(_english_rare(conn, {w for w in words if w not in found}))
+    return found
+
+
+def _english_rare(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
+    """Zipf of each word found in ``english_rare`` (English below wordfreq's small list)."""
+    found: dict[str, float] = {}
+    items = [w for w in words if len(w) >= 4 and w.isalpha()]  # the table holds no others
+    for i in range(0, len(items), 500):
+        chunk = items[i : i + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(conn.execute(f"SELECT word, zipf FROM english_rare WHERE word IN ({marks})", chunk))
+    return found
+
+
 def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = None) -> list[Alternative]:
     """Longer vocabulary words that start with a token of 3 or more characters ("merc" -> "mercedes").
 
@@ -483,16 +538,20 @@ def build_query(
             # an everyday word the notes lack ("gonna") is not a typo of a word they have, and
             # neither is a word English knows ("yolk" is not "yolo", "pistols" not "pistons")
             alts = correct(conn, tok, 1 if tok in english else 2, s)[0]
+            if alts:  # and not a rarer word English knows, typed on purpose ("wipers")
+                alts = likelier(conn, tok, alts, s)
         terms.append(Term(tok, alts, zipf))
     alt_words = {a.word for t in terms for a in t.alternatives}
     alt_english = _english(conn, alt_words)
     alt_lexicon = _lexicon(conn, alt_words) if lang != "en" else {}
+    listed = set(english) | set(alt_english) | set(_english_rare(conn, alt_words | {t.token for t in terms}))
     for t in terms:
         # an English word of the notes is not a compound of the message's word ("earring")
         t.alternatives = [
             replace(
                 a,
-                zipf=alt_english.get(a.word, 0.0) if lang == "en" else alt_lexicon.get(a.word, {}).get(lang, 0.0),
+                zipf=(z := alt_english.get(a.word, 0.0) if lang == "en" else alt_lexicon.get(a.word, {}).get(lang, 0.0)),
+                coined=t.zipf == 0 and z == 0 and t.token not in listed and a.word not in listed,
             )
             for a in t.alternatives
             if not (a.how == "compound" and a.word in alt_english)

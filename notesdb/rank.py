@@ -64,6 +64,7 @@ class Hit:
     evidence: float
     full: float = 0.0  # the word's weight wherever it sits (evidence before the place factor)
     zipf: float = 0.0  # English Zipf of the commoner of the typed and found word (0: not English)
+    coined: bool = False  # neither the typed nor the found word is in a word list (``Alternative.coined``)
 
 
 @dataclass
@@ -254,7 +255,7 @@ def rank(
                 if place == "body":
                     ev *= body_share.get((a.word, c.rowid), 1.0)
                 if best is None or ev > best.evidence:
-                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full, max(t.zipf, a.zipf))
+                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full, max(t.zipf, a.zipf), a.coined)
             if best is not None:
                 c.hits.append(best)
         _numbers_as_one(c)

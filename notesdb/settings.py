@@ -89,6 +89,15 @@ class Settings:
     sole_held: float = 0.8
     sole_doc_freq: int = 2
     sole_max_zipf: float = 3.0
+    #: named route: the message holds a whole name of the top note (title, file name or alias)
+    #: made of a word no English word list holds (``gate.coined_name``: "tokmeter", a project's
+    #: made-up name, even typed "snapwern" for "snapwren"), and the note leads the second at
+    #: least this much. Swept with ``bench/choose.py --gate-only --axes named_min_lead`` over
+    #: 1.1-2.0 on the tuning halves: 1.3 to 2.0 add the same one hit and no error, 1.1 also a
+    #: generic false alarm ("vim: how do i delete all lines containing a word" naming the
+    #: technical folder's vim page); choose.py keeps 1.5, the ``ahead`` route's least lead, in
+    #: every leave-one-set-out run. 99 switches the route off
+    named_min_lead: float = 1.5
     #: strong route: the lead it needs over the second (every route needs ``min_lead``; a
     #: coding request adding up everyday words past ``strong_evidence`` has little lead).
     #: Swept 1.1-1.5 with ``bench/choose.py``: see the README's figures for the choice
@@ -206,6 +215,13 @@ class Settings:
     #: "yolk" (3.3) is not a typo of "yolo"; 3.0 is the lowest Zipf of wordfreq's small list,
     #: so every word English knows is kept as typed
     english_known_zipf: float = 3.0
+    #: a word English knows below ``english_known_zipf`` (wordfreq's large list, ``english_rare``)
+    #: is corrected only into a word at least this much commoner (Zipf; 1.0 = ten times as
+    #: frequent) or into its American spelling (``notesdb.query.likelier``). On codespell's
+    #: misspelling list (2.4.3, 57,631 pairs of 4+ letters) 1.0 keeps all but 74 (0.13%) of the
+    #: corrections; it refuses every correction of a real word seen in the labelled sets'
+    #: rankings ("wipers" -> "wipefs", "camus" -> "cmus", "bffs" -> "bfs", "runny" -> "runpy")
+    correct_min_gain: float = 1.0
     #: evidence weight of a word reached by prefix expansion ("merc" -> "mercedes")
     prefix_weight: float = 0.7
     #: tokens more common in English than this Zipf frequency are not expanded as prefixes.
@@ -316,6 +332,7 @@ SCORING: Final = (
     "prefix_weight",
     "prefix_max_zipf",
     "correct_max_zipf",
+    "correct_min_gain",
     "body_place",
     "body_saturation",
     "unknown_weight",

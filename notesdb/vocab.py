@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the parser is imported only when a note is parsed
 
 __all__ = [
     "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf",
-    "lexicon_rows", "LANGUAGES",
+    "english_rare_zipf", "fill_english_rare", "lexicon_rows", "LANGUAGES",
 ]  # fmt: skip
 
 #: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order, and
@@ -118,40 +118,60 @@ def rebuild_vocab(conn: sqlite3.Connection) -> int:
 def english_zipf() -> dict[str, float]:
     """Zipf frequencies of the ~29,000 commonest English words, from wordfreq's ``small`` list.
 
-    Read straight from the package's ``small_en.msgpack.gz`` in wordfreq's documented "cB"
-    format (bucket ``i`` holds the words at ``10 ** (-i / 100)`` of all words, so Zipf is
-    ``9 - i / 100``), which avoids importing wordfreq and its text-processing dependencies (about
-    14 MB) on the hook's path; falls back to wordfreq's own API if the file is not where
-    expected. Words are folded like the FTS5 tokenizer; Zipf is rounded to 0.01.
+    Read straight from the package's ``small_en.msgpack.gz`` (:func:`_wordfreq_list`). Words
+    are folded like the FTS5 tokenizer; Zipf is rounded to 0.01.
     """
-    try:
-        import gzip
-        import importlib.util
-        from pathlib import Path
-
-        import msgpack
-
-        spec = importlib.util.find_spec("wordfreq")
-        if spec is None or spec.origin is None:
-            raise FileNotFoundError("wordfreq")
-        with gzip.open(Path(spec.origin).parent / "data" / "small_en.msgpack.gz") as f:
-            data = msgpack.load(f, raw=False)
-        if not (isinstance(data[0], dict) and data[0].get("format") == "cB"):
-            raise ValueError("not a cB pack")
-        pairs = ((w, 9 - i / 100) for i, bucket in enumerate(data[1:]) for w in bucket)
-    except Exception:
-        import wordfreq
-
-        pairs = (
-            (w, wordfreq.freq_to_zipf(freq))
-            for w, freq in wordfreq.get_frequency_dict("en", wordlist="small").items()
-        )
     out: dict[str, float] = {}
-    for word, zipf in pairs:
+    for word, zipf in _wordfreq_list("en"):
         if word.isalnum():
             out.setdefault(word.lower(), round(zipf, 2))
     return out
 
+
+#: The rarest words kept in ``english_rare`` (Zipf: 1.5 is about one occurrence in 30 million
+#: words). The table is only read to keep a rare word English knows from being corrected into a
+#: note's word (``notesdb.query.likelier``): below 1.5, wordfreq's large list is mostly
+#: misspellings ("kestral" 1.0), which should stay correctable, and the table would double
+#: (270,000 words from 1.0, 124,000 from 1.5).
+RARE_ENGLISH_MIN_ZIPF: Final = 1.5
+#: wordfreq's ``small`` list ends here: rarer words are only in its ``large`` list.
+SMALL_LIST_MIN_ZIPF: Final = 3.0
+
+
+def english_rare_zipf() -> dict[str, float]:
+    """Zipf frequencies of the English words rarer than :func:`english_zipf`'s (below
+    ``SMALL_LIST_MIN_ZIPF``) down to ``RARE_ENGLISH_MIN_ZIPF``, from wordfreq's ``large`` list:
+    the words of four or more letters, the only ones a typo correction applies to
+    (``notesdb.query.correct``), folded like ``notesdb.text.words``. About 124,000 words
+    ("wipers" 2.81, "postgres" 1.96, "sheild" 1.64: misspellings common enough are listed too).
+
+    :returns: ``{word: zipf}``, Zipf rounded to 0.01
+    """
+    out: dict[str, float] = {}
+    for word, zipf in _wordfreq_list("en", "large", RARE_ENGLISH_MIN_ZIPF, SMALL_LIST_MIN_ZIPF):
+        if len(word) < 4 or not word.isalpha():
+            continue
+        folded = words(word) if not word.isascii() else [word.lower()]
+        if len(folded) == 1:
+            out.setdefault(folded[0], round(zipf, 2))
+    return out
+
+
+def fill_english_rare(conn: sqlite3.Connection) -> int:
+    """Fill the ``english_rare`` table (:func:`english_rare_zipf`) if it is empty, in one write
+    transaction; another process filling it at the same time is harmless (``INSERT OR IGNORE``).
+    About 0.3 s and 3 MB of database on 2 cores.
+
+    :returns: the rows written (0 when the table was already filled)
+    """
+    if conn.execute("SELECT 1 FROM english_rare LIMIT 1").fetchone() is not None:
+        return 0
+    from notesdb.db import transaction
+
+    rows = english_rare_zipf()
+    with transaction(conn):
+        conn.executemany("INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows.items())
+    return len(rows)
 
 
 #: Languages whose everyday words are in ``lexicon``: the languages with a wordfreq ``small``
@@ -163,8 +183,17 @@ LANGUAGES: Final = ("de", "fr", "es", "it", "nl", "pt", "sv", "da", "nb")
 LEXICON_MIN_ZIPF: Final = 4.0
 
 
-def _small_list(lang: str) -> list[tuple[str, float]]:
-    """``(word, zipf)`` of one wordfreq ``small`` list, commonest first (see :func:`english_zipf`)."""
+def _wordfreq_list(
+    lang: str, wordlist: str = "small", lowest: float = 0.0, below: float = 99.0
+) -> list[tuple[str, float]]:
+    """``(word, zipf)`` of one wordfreq list (``small`` or ``large``), commonest first, for the
+    words at Zipf ``lowest`` or more and below ``below``.
+
+    Read straight from the package's ``<wordlist>_<lang>.msgpack.gz`` in wordfreq's documented
+    "cB" format (bucket ``i`` holds the words at ``10 ** (-i / 100)`` of all words, so Zipf is
+    ``9 - i / 100``), which avoids importing wordfreq and its text-processing dependencies (about
+    14 MB); falls back to wordfreq's own API if the file is not where expected.
+    """
     try:
         import gzip
         import importlib.util
@@ -175,16 +204,21 @@ def _small_list(lang: str) -> list[tuple[str, float]]:
         spec = importlib.util.find_spec("wordfreq")
         if spec is None or spec.origin is None:
             raise FileNotFoundError("wordfreq")
-        with gzip.open(Path(spec.origin).parent / "data" / f"small_{lang}.msgpack.gz") as f:
+        with gzip.open(Path(spec.origin).parent / "data" / f"{wordlist}_{lang}.msgpack.gz") as f:
             data = msgpack.load(f, raw=False)
         if not (isinstance(data[0], dict) and data[0].get("format") == "cB"):
             raise ValueError("not a cB pack")
-        return [(w, 9 - i / 100) for i, bucket in enumerate(data[1:]) for w in bucket]
+        zipfs = ((9 - i / 100, bucket) for i, bucket in enumerate(data[1:]))
+        return [(w, z) for z, bucket in zipfs if lowest <= z < below for w in bucket]
     except Exception:
         import wordfreq
 
         return sorted(
-            ((w, wordfreq.freq_to_zipf(f)) for w, f in wordfreq.get_frequency_dict(lang, wordlist="small").items()),
+            (
+                (w, z)
+                for w, f in wordfreq.get_frequency_dict(lang, wordlist=wordlist).items()
+                if lowest <= (z := wordfreq.freq_to_zipf(f)) < below
+            ),
             key=lambda p: -p[1],
         )
 
@@ -194,9 +228,7 @@ def lexicon_rows() -> list[tuple[str, str, float]]:
     ``LEXICON_MIN_ZIPF``), folded like ``notesdb.text.words``; the commonest spelling wins."""
     out: dict[tuple[str, str], float] = {}
     for lang in LANGUAGES:
-        for word, zipf in _small_list(lang):
-            if zipf < LEXICON_MIN_ZIPF:
-                break
+        for word, zipf in _wordfreq_list(lang, lowest=LEXICON_MIN_ZIPF):
             folded = words(word)
             if len(folded) == 1:
                 out.setdefault((folded[0], lang), round(zipf, 2))

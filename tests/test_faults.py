@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notesdb.hook import MAX_LOGGED_PROMPT
-from notesdb.db import open_db
+from notesdb.db import SCHEMA_VERSION, open_db
 from notesdb.sync import sync, walk_notes
 from notesdb.vocab import rebuild_vocab
 
@@ -483,13 +483,13 @@ def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: 
     proc = run("doctor", "--notes", vault, "--db", db)
     out = proc.stdout.decode()
     assert proc.returncode == 1, out
-    assert f"problem  schema: version 11, but tables are missing: {table}: run 'notesdb doctor --repair'" in out
+    assert f"problem  schema: version {SCHEMA_VERSION}, but tables are missing: {table}: run 'notesdb doctor --repair'" in out
     proc = run("doctor", "--notes", vault, "--db", db, "--repair")
     out = proc.stdout.decode()
     assert proc.returncode == 0 and out.splitlines()[-1] == "healthy", out
     aside = sorted(db.parent.glob(db.name + ".damaged-*"))
     assert len(aside) == 1
-    assert f"fixed    schema: version 11, but tables are missing: {table}: moved it to {aside[0].name}, rebuilt " in out
+    assert f"fixed    schema: version {SCHEMA_VERSION}, but tables are missing: {table}: moved it to {aside[0].name}, rebuilt " in out
     assert f" notes and copied back its {logged} logged decisions" in out
     assert [(r["id"], r["label"]) for r in rows(db)] == ([(1, "right")] if logged else [])
     # what the database recorded about its log came back too: the export, the meter

@@ -199,6 +199,85 @@ def test_correction_and_prefix_rules(small: sqlite3.Connection, message: str, ex
     assert alternatives(small, message) == expected
 
 
+RARE_WORD_NOTES = {
+    "wipefs.md": "# wipefs\n\nwipe filesystem signatures: wipefs --all\n",
+    "desk.md": "# Standing desk\n\nalternate sitting and standing postures\n",
+    "pdf.md": "# Long PDFs\n\nsummarize a PDF in chunks; receive the summary by mail\n",
+    "player.md": "# Music player\n\ncmus in a terminal, with snapwren backups\n",
+}
+
+
+@pytest.fixture(scope="module")
+def rare_words(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
+    folder = tmp_path_factory.mktemp("rare")
+    notes = folder / "notes"
+    notes.mkdir()
+    for name, text in RARE_WORD_NOTES.items():
+        (notes / name).write_text(text, encoding="utf-8")
+    conn = open_db(folder / "rare.db")
+    sync(conn, notes)
+    return conn
+
+
+@pytest.mark.parametrize(
+    "message, expected",
+    [
+        # rare words English knows (wordfreq Zipf 2.8, 2.0, 2.9), one edit from a note's word that
+        # is no commoner: typed on purpose, not typos
+        ("wipers", []),
+        ("postgres", []),
+        ("camus", []),
+        # misspellings English lists too, one edit from a word ten times commoner: corrected
+        ("recieve", [("recieve", "receive", "corrected", CORRECTED_WEIGHT)]),
+        # the British spelling of a note's American word (wordfreq has "summarize" at most 0.7
+        # commoner): the same word
+        ("summarise", [("summarise", "summarize", "corrected", CORRECTED_WEIGHT)]),
+        # a word English does not know at all keeps its correction (a coined name's typo)
+        ("snapwern", [("snapwern", "snapwren", "corrected", CORRECTED_WEIGHT)]),
+    ],
+)
+def test_a_rare_english_word_is_corrected_only_into_a_likelier_one(
+    rare_words: sqlite3.Connection, message: str, expected: list
+) -> None:
+    assert alternatives(rare_words, message) == expected
+
+
+def test_the_rare_english_table_holds_the_words_below_the_small_list(rare_words: sqlite3.Connection) -> None:
+    rare = dict(rare_words.execute("SELECT word, zipf FROM english_rare WHERE word IN ('wipers', 'postgres', 'the', 'cat')"))
+    assert rare == {"wipers": 2.81, "postgres": 1.96}
+    assert 100_000 < rare_words.execute("SELECT count(*) FROM english_rare").fetchone()[0] < 150_000
+
+
+def test_english_rare_is_filled_by_a_full_sync_not_by_the_hooks_timed_one(tmp_path) -> None:
+    """The hook's first call cannot spare the 0.3 s: a sync with a deadline leaves the table
+    empty (corrections as before), the first full sync (``notesdb index``) fills it, once."""
+    import time
+
+    from notesdb.vocab import fill_english_rare
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "wipefs.md").write_text(RARE_WORD_NOTES["wipefs.md"], encoding="utf-8")
+    conn = open_db(tmp_path / "n.db")
+    sync(conn, notes, deadline=time.monotonic() + 60)
+    assert conn.execute("SELECT count(*) FROM english_rare").fetchone()[0] == 0
+    assert alternatives(conn, "wipers") == [("wipers", "wipefs", "corrected", CORRECTED_WEIGHT)]
+    sync(conn, notes)
+    assert conn.execute("SELECT count(*) FROM english_rare").fetchone()[0] > 100_000
+    assert alternatives(conn, "wipers") == []
+    assert fill_english_rare(conn) == 0
+
+
+@pytest.mark.parametrize(
+    "british, american",
+    [("summarise", "summarize"), ("analysed", "analyzed"), ("colours", "colors"), ("centre", "center"),
+     ("catalogue", "catalog"), ("defence", "defense"), ("travelling", "traveling"), ("paediatric", "pediatric"),
+     ("shield", "shield"), ("parts", "parts")],
+)  # fmt: skip
+def test_us_spelling(british: str, american: str) -> None:
+    assert text.us_spelling(british) == american
+
+
 def test_prefix_is_tried_before_correction(small: sqlite3.Connection) -> None:
     # "merc" is one substitution from "mere" (a vocabulary word), and starts "mercedes"
     assert correct(small, "merc")[0][0].word == "mere"

@@ -137,11 +137,11 @@ def test_explain_shows_the_reason_for_silence(indexed: tuple[Path, Path]) -> Non
         "off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or "
         "aliases (shield, tv, recovery) and the note holds 0.20 < 0.6 of the message"
     ) in out.stdout
-    # the tokmeter note is named by its file name (its title is "Token usage monitor"): not
-    # off its subject, silent for want of evidence
+    # the tokmeter note is named by its file name (its title is "Token usage monitor"), a word
+    # English does not know: not off its subject, and one word is enough by the named route
     out = check(indexed, "tokmeter says 6 quid already today, that cant be right", "--explain")
-    assert out.stdout.startswith("(silent: weak)")
-    assert "no route: strong: " in out.stdout
+    assert out.stdout.startswith('Notes that may cover this: "Token usage monitor"')
+    assert "spoke by named: the message holds the note's name 'tokmeter', which English does not know; leads the second 2.04x >= 1.5x" in out.stdout
 
 
 def test_explain_shows_a_correction(indexed: tuple[Path, Path]) -> None:
