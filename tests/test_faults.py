@@ -939,6 +939,25 @@ def test_a_read_only_database_is_one_error_line_for_every_command(nobodys_files:
     assert [(r["id"], r["label"]) for r in rows(db)] == [(1, "right")]
 
 
+def test_a_read_only_database_without_rare_english_still_answers(nobodys_files: Any) -> None:
+    """A database whose ``english_rare`` table is still empty (made by the hook, or by a version
+    before it) and read-only: the full sync of ``search`` cannot fill the table, and searches
+    with the words as they are instead of failing (it had nothing else to write)."""
+    as_nobody, notes, db = nobodys_files
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("DELETE FROM english_rare")
+    conn.close()
+    db.chmod(0o400)
+    proc = as_nobody("search", "worcester boiler", "--notes", notes, "--db", db)
+    db.chmod(0o600)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert b"home/boiler-worcester.md" in proc.stdout
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM english_rare").fetchone()[0] == 0
+    conn.close()
+
+
 def test_purge_in_a_read_only_folder_is_one_error_line(nobodys_files: Any) -> None:
     """The folder of the database made read-only (0500): the purge that cannot rewrite
     hook-errors.jsonl beside the database says so in one line."""
