@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -121,16 +122,20 @@ SMALL_NOTES = {
 }
 
 
+def index_of(folder: Path, notes: dict[str, str]) -> sqlite3.Connection:
+    """A real database of ``notes`` (file name -> text) written under ``folder``, synced."""
+    root = folder / "notes"
+    root.mkdir()
+    for name, text in notes.items():
+        (root / name).write_text(text, encoding="utf-8")
+    conn = open_db(folder / "notes.db")
+    sync(conn, root)
+    return conn
+
+
 @pytest.fixture(scope="module")
 def small(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
-    folder = tmp_path_factory.mktemp("small")
-    notes = folder / "notes"
-    notes.mkdir()
-    for name, text in SMALL_NOTES.items():
-        (notes / name).write_text(text, encoding="utf-8")
-    conn = open_db(folder / "small.db")
-    sync(conn, notes)
-    return conn
+    return index_of(tmp_path_factory.mktemp("small"), SMALL_NOTES)
 
 
 def test_small_vocabulary_is_what_the_notes_hold(small: sqlite3.Connection) -> None:
@@ -209,14 +214,7 @@ RARE_WORD_NOTES = {
 
 @pytest.fixture(scope="module")
 def rare_words(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
-    folder = tmp_path_factory.mktemp("rare")
-    notes = folder / "notes"
-    notes.mkdir()
-    for name, text in RARE_WORD_NOTES.items():
-        (notes / name).write_text(text, encoding="utf-8")
-    conn = open_db(folder / "rare.db")
-    sync(conn, notes)
-    return conn
+    return index_of(tmp_path_factory.mktemp("rare"), RARE_WORD_NOTES)
 
 
 @pytest.mark.parametrize(
