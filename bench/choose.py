@@ -94,6 +94,7 @@ AXES: dict[str, tuple[float, ...]] = {
     "ahead_words": (1, 2, 3),
     "sole_min_lead": (1.5, 2.0, 2.5, 3.0),
     "named_min_lead": (1.1, 1.3, 1.5, 2.0, 99.0),
+    "named_coverage": (0.0, 0.1, 0.2, 0.3, 0.4),
     "sole_held": (0.6, 0.7, 0.75, 0.8, 0.85, 0.9),
     "sole_doc_freq": (0, 1, 2, 3),
     "sole_max_zipf": (2.0, 3.0, 3.5, 4.0),

@@ -42,7 +42,7 @@ from notesdb.db import (
     transaction,
 )
 from notesdb.sync import DEFAULT_SKIP, SyncStats, folder_problem, rebuild_index, stored_problems, sync, walk_notes
-from notesdb.vocab import rebuild_vocab
+from notesdb.vocab import english_rare_filled, fill_english_rare, rebuild_vocab
 
 __all__ = ["Check", "Report", "diagnose", "diagnose_hooks", "check_hooks", "side_files"]
 
@@ -294,6 +294,14 @@ def _check_database(
         back = f"its {copied} logged decisions" if copied == found else f"{copied} of its {found} logged decisions (the rest stay there)"
         report.add("schema", FIXED, f"{what}: moved it to {where}, rebuilt {_indexed(stats)} notes and "
                                     f"copied back {back}")  # fmt: skip
+        return conn
+    if not english_rare_filled(conn):
+        # what keeps rare English words from being corrected, or read as made-up names
+        if repair and fill_english_rare(conn):
+            report.add("schema", FIXED, f"version {version}: filled english_rare")
+        else:
+            report.add("schema", WARNING, f"version {version}, but english_rare is empty: rare English words may be "
+                                          "corrected into notes' words; 'notesdb index' or 'notesdb doctor --repair' fills it")  # fmt: skip
         return conn
     report.add("schema", OK, f"version {version}")
     return conn

@@ -196,7 +196,7 @@ def strong_lead(top: Candidate, settings: Settings) -> float:
 
 def sole_words(top: Candidate, second: Candidate | None, settings: Settings) -> list[Hit]:
     """Words of the message the top note holds (anywhere) and the second lacks, held by at
-    most ``settings.sole_doc_freq`` notes, made of letters and unknown to English (Zipf below
+    most ``settings.sole_doc_freq`` notes, made of letters and rare in English (Zipf below
     ``settings.sole_max_zipf``), found as typed or as another form of the typed word (not a
     typo correction, prefix or compound part, which are guesses): the ``sole`` route's words.
 
@@ -308,18 +308,36 @@ def _named(cand: Candidate, share: float) -> bool:
 def coined_name(cand: Candidate) -> str | None:
     """A name of the note (its title, file name or an alias: :func:`title_words`) the message
     holds whole in the note's title column, with a coined word among its words: one that no
-    English word list holds, as typed or as found (``Hit.coined``: "tokmeter"; "snapwern" for
-    the note's "snapwren"; not "moraine" or "kestrel", which English knows), reached as typed,
-    as another form, a correction or a prefix, not as a part of a compound. A person naming a
+    English word list holds, as typed or as found (``Hit.coined``: "tokmeter"; not "moraine"
+    or "kestrel", which English knows). The coined word must be typed as it is (or as another
+    form of it), with two neighbouring letters swapped ("snapwern" for "snapwren": the
+    commonest slip of a typist whose word is otherwise whole, Damerau 1964), or cut short to
+    at least half of it and four letters ("tokm", "snapw"). Any other correction is a guess
+    between names that differ by a letter ("kubectl" is not "kubectx", "readarr" not
+    "radarr"), and a shorter prefix starts too many words ("tok" of "token"). A person naming a
     thing by the name they made up for it is talking about it.
 
     :returns: the name as written, or None
     """
     found = {h.word: h for h in cand.hits if h.place == "title" and h.evidence > 0}
     for name, ws in _names(cand):
-        if all(w in found for w in ws) and any(found[w].coined and found[w].how != "compound" for w in ws):
+        if all(w in found for w in ws) and any(found[w].coined and _typed_whole(found[w]) for w in ws):
             return name
     return None
+
+
+def _typed_whole(h: Hit) -> bool:
+    """The hit's word is the message's token as typed, another form of it, its two
+    neighbouring letters swapped, or a prefix of at least four letters and half of it
+    (:func:`coined_name`)."""
+    if h.how in ("exact", "inflected", "stemmed"):
+        return True
+    if h.how == "prefix":
+        return len(h.token) >= 4 and 2 * len(h.token) >= len(h.word)
+    if h.how == "corrected" and len(h.token) == len(h.word):
+        diff = [i for i, (a, b) in enumerate(zip(h.token, h.word)) if a != b]
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and h.token[diff[0]] == h.word[diff[1]] and h.token[diff[1]] == h.word[diff[0]]
+    return False
 
 
 def _words(cand: Candidate, settings: Settings) -> int:
@@ -347,7 +365,7 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
       (:func:`title_share`) whatever the share of the message the note holds;
     - ``ahead``: a lead >= ``ahead_min_lead``, coverage >= ``ahead_coverage`` from >=
       ``ahead_words`` words, evidence x lead (:func:`ahead_weighted`) >= ``ahead_evidence``;
-    - ``sole``: a word of the message only it holds of very few notes and unknown to English
+    - ``sole``: a word of the message only it holds of very few notes and rare in English
       (:func:`sole_words`), a lead >= ``sole_min_lead``, held share (``Candidate.held``) >=
       ``sole_held``;
     - ``margin``: evidence the second note lacks (:func:`margin`) >= ``margin_evidence``, coverage
@@ -357,7 +375,8 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
       held share of the message (``Candidate.held``: its words wherever they sit in the note) >=
       ``about_held``;
     - ``named``: the message holds a whole name of the note with a word no English word list
-      holds (:func:`coined_name`: "tokmeter"), a lead >= ``named_min_lead``.
+      holds (:func:`coined_name`: "tokmeter"), a lead >= ``named_min_lead``, coverage >=
+      ``named_coverage``.
 
     A note after the first is named on its own merit: evidence the notes named before it lack
     >= ``extra_evidence``, and coverage >= ``extra_share`` times the top note's.
@@ -414,7 +433,7 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         and _about_word(top, s)
     ):
         route = Route.ABOUT
-    elif ahead >= s.named_min_lead and coined_name(top) is not None:
+    elif ahead >= s.named_min_lead and top.coverage >= s.named_coverage and coined_name(top) is not None:
         route = Route.NAMED
     else:
         return Route.WEAK, []
@@ -600,7 +619,7 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
     if top.held < s.sole_held:
         f.append(f"holds {_num(top.held, s.sole_held)} < {s.sole_held} of the message")
     if not sole_words(top, second, s):
-        f.append(f"no word English does not know in at most {s.sole_doc_freq} notes"
+        f.append(f"no word rare in English in at most {s.sole_doc_freq} notes"
                  + (" that the second lacks" if second is not None else ""))  # fmt: skip
     out.append((Route.SOLE, f))
     if s.margin_evidence < ROUTE_OFF:
@@ -625,6 +644,8 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
     f = []
     if ahead < s.named_min_lead:
         f.append(lead_below(s.named_min_lead))
+    if top.coverage < s.named_coverage:
+        f.append(f"coverage {_num(top.coverage, s.named_coverage)} < {s.named_coverage}")
     if coined_name(top) is None:
         f.append("the message holds no whole name of the note made of a word English does not know")
     out.append((Route.NAMED, f))
@@ -680,7 +701,7 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
     if route == Route.SOLE:
         return (
             "sole: the only note of few holding "
-            + ", ".join(f"{h.word} (in {h.doc_freq} note(s), in its {h.place}, unknown to English)" for h in sole_words(top, second, s))
+            + ", ".join(f"{h.word} (in {h.doc_freq} note(s), in its {h.place}, rare in English)" for h in sole_words(top, second, s))
             + f"; {_leads(ahead, second, s.sole_min_lead)} and holds {top.held:.2f} >= "
             f"{s.sole_held} of the message's words"
         )
@@ -711,7 +732,10 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
             f">= {s.about_evidence}, and it holds {top.held:.2f} >= {s.about_held} of the message's words"
         )
     if route == Route.NAMED:
-        return f"named: the message holds the note's name '{coined_name(top)}', which English does not know; {_leads(ahead, second, s.named_min_lead)}"
+        return (
+            f"named: the message holds the note's name '{coined_name(top)}', which English does not know; "
+            f"{_leads(ahead, second, s.named_min_lead)}, coverage {top.coverage:.2f} >= {s.named_coverage}"
+        )
     raise ValueError(f"not a route that speaks: {route}")
 
 

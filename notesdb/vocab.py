@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the parser is imported only when a note is parsed
 
 __all__ = [
     "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf",
-    "english_rare_zipf", "fill_english_rare", "lexicon_rows", "LANGUAGES",
+    "english_rare_zipf", "fill_english_rare", "english_rare_filled", "lexicon_rows", "LANGUAGES",
 ]  # fmt: skip
 
 #: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order, and
@@ -147,12 +147,13 @@ def english_rare_zipf() -> dict[str, float]:
 
     :returns: ``{word: zipf}``, Zipf rounded to 0.01
     """
+    small = english_zipf()  # the two lists round a few words (230) to either side of Zipf 3
     out: dict[str, float] = {}
     for word, zipf in _wordfreq_list("en", "large", RARE_ENGLISH_MIN_ZIPF, SMALL_LIST_MIN_ZIPF):
         if len(word) < 4 or not word.isalpha():
             continue
         folded = words(word) if not word.isascii() else [word.lower()]
-        if len(folded) == 1:
+        if len(folded) == 1 and folded[0] not in small:
             out.setdefault(folded[0], round(zipf, 2))
     return out
 
@@ -161,22 +162,31 @@ def fill_english_rare(conn: sqlite3.Connection) -> int:
     """Fill the ``english_rare`` table (:func:`english_rare_zipf`) if it is empty, in one write
     transaction; another process filling it at the same time is harmless (``INSERT OR IGNORE``).
     About 0.3-0.5 s and 3 MB of database on 2 cores. A database that cannot be written now
-    (read-only, or another writer holding it past the busy timeout) is left as it is: the
-    table only keeps rare words from being corrected, and the next full sync tries again.
+    (read-only, or another writer holding it past the busy timeout), or whose table was
+    dropped, is left as it is: the table only keeps rare words from being corrected and from
+    being read as made-up names, and the next full sync tries again.
 
     :returns: the rows written (0 when the table was already filled or could not be written)
     """
-    if conn.execute("SELECT 1 FROM english_rare LIMIT 1").fetchone() is not None:
-        return 0
     from notesdb.db import transaction
 
-    rows = english_rare_zipf()
     try:
+        if english_rare_filled(conn):
+            return 0
+        rows = english_rare_zipf()
         with transaction(conn):
             conn.executemany("INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows.items())
-    except sqlite3.OperationalError:  # read-only, or busy: the words stay correctable until then
+    except sqlite3.OperationalError:  # read-only, busy, or the table dropped (doctor's to say)
         return 0
     return len(rows)
+
+
+def english_rare_filled(conn: sqlite3.Connection) -> bool:
+    """True when the ``english_rare`` table holds its words (:func:`fill_english_rare`).
+
+    :raises sqlite3.OperationalError: the table is missing
+    """
+    return conn.execute("SELECT 1 FROM english_rare LIMIT 1").fetchone() is not None
 
 
 #: Languages whose everyday words are in ``lexicon``: the languages with a wordfreq ``small``

@@ -71,7 +71,7 @@ def test_sole_route_names_the_one_note_holding_a_word_english_does_not_know(conn
     d = decide(conn, "hornwort again")
     assert (d.spoken, d.route, d.notes) == (True, "sole", ["garden/pond.md"])
     assert d.reasons[-1].startswith(
-        "spoke by sole: the only note of few holding hornwort (in 1 note(s), in its body, unknown to English)"
+        "spoke by sole: the only note of few holding hornwort (in 1 note(s), in its body, rare in English)"
     )
     assert "holds 1.00 >= 0.8 of the message's words" in d.reasons[-1]
     off = decide(conn, "hornwort again", replace(Settings(), sole_doc_freq=0))
@@ -133,6 +133,9 @@ NAMED_NOTES.update(
         "above a daily budget.\n",
         "projects/moraine.md": "# Moraine\n\nThe static site generator of the blog: Markdown in, HTML out.\n",
         "phone/alerts.md": "# Phone alerts\n\nThe tokmeter budget alert and the doorbell go to the phone.\n",
+        "tools/kubectx.md": "# kubectx\n\nSwitches between the home and work clusters.\n",
+        "tools/borgmatic.md": "# borgmatic\n\nNightly backups of the home folder to the NAS.\n",
+        "home/работа.md": "# Работа\n\nПроекты и сроки.\n",
     }
 )
 
@@ -168,3 +171,32 @@ def test_named_route_needs_a_word_english_does_not_know(named: sqlite3.Connectio
     d = decide(named, "how does a glacier leave a moraine behind")
     assert (d.spoken, d.route) == (False, "weak")
     assert d.reasons[-1].endswith("named: the message holds no whole name of the note made of a word English does not know")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # one letter from another tool's made-up name is another name, not a typo of this one
+        "kubectl get pods shows CrashLoopBackOff",
+        # a Russian inflection is one letter from the note's word; Cyrillic words are not made up
+        "сегодня на работе был тяжёлый день",
+        # the name in passing, one line of a long pasted log
+        "why is my disk full?\n" + "\n".join(
+            f"Dec 01 03:0{i} atlas kernel: EXT4-fs warning (device sda{i}): ext4_dx_add_entry: directory index full"
+            for i in range(6)
+        ) + "\nDec 01 03:07 atlas borgmatic[3012]: skipping run, lock held",
+    ],
+)
+def test_named_route_needs_the_name_itself(named: sqlite3.Connection, message: str) -> None:
+    d = decide(named, message)
+    assert (d.spoken, d.route) == (False, "weak") or d.route in ("no-match", "off-title", "tie"), (d.route, d.notes)
+    assert "named" not in d.route
+
+
+def test_named_route_waits_for_the_rare_english_words(named: sqlite3.Connection) -> None:
+    """Until ``english_rare`` is filled every rare English word looks made up ("wipers"):
+    no word is read as a made-up name then."""
+    with named:
+        named.execute("DELETE FROM english_rare")
+    d = decide(named, "tokmeter says 6 quid already today, that cant be right")
+    assert (d.spoken, d.route) == (False, "weak")

@@ -465,7 +465,7 @@ def test_doctor_reports_then_repairs(indexed: tuple[Path, Path], kind: str) -> N
     consistent(db, vault)
 
 
-@pytest.mark.parametrize("table", ["english", "decisions", "notes_fts_idx"])
+@pytest.mark.parametrize("table", ["english", "english_rare", "decisions", "notes_fts_idx"])
 def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: tuple[Path, Path], table: str) -> None:
     """A table dropped by hand (or one of FTS5's own) leaves the hook silent on every message:
     doctor says so (it said "healthy", or sent to itself in a circle), and --repair moves the
@@ -501,6 +501,41 @@ def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: 
     proc = run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE, session="after-repair"))
     assert COVERED_NOTE.encode() in proc.stdout
     consistent(db, vault)
+
+
+def test_index_keeps_a_database_whose_rare_english_table_was_dropped(indexed: tuple[Path, Path]) -> None:
+    """Filling ``english_rare`` met a missing table, which ``index`` took for a damaged file: it
+    moved the database aside and started an empty one without the log. It now leaves the file
+    where it is and says in one line to repair it (doctor's job, which keeps the log)."""
+    vault, db = indexed
+    assert run("hook", "--notes", vault, "--db", db, stdin=event(COVERED_MESSAGE)).returncode == 0
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("DROP TABLE english_rare")
+    conn.close()
+    proc = run("index", "--notes", vault, "--db", db)
+    assert proc.stderr.decode() == (
+        "Error: the database cannot be used (no such table: english_rare): run 'notesdb doctor --repair' or 'notesdb index'\n"
+    )
+    assert not list(db.parent.glob(db.name + ".damaged-*"))
+    assert len(rows(db)) == 1
+
+
+def test_doctor_warns_of_an_empty_rare_english_table_and_repair_fills_it(indexed: tuple[Path, Path]) -> None:
+    """A database no full sync has filled: doctor says so (it said "ok"), --repair fills it."""
+    vault, db = indexed
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("DELETE FROM english_rare")
+    conn.close()
+    out = run("doctor", "--notes", vault, "--db", db).stdout.decode()
+    assert (
+        f"warning  schema: version {SCHEMA_VERSION}, but english_rare is empty: rare English words may be corrected "
+        "into notes' words; 'notesdb index' or 'notesdb doctor --repair' fills it"
+    ) in out.splitlines()
+    out = run("doctor", "--notes", vault, "--db", db, "--repair").stdout.decode()
+    assert f"fixed    schema: version {SCHEMA_VERSION}: filled english_rare" in out.splitlines()
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM english_rare").fetchone()[0] > 100_000
+    conn.close()
 
 
 @pytest.mark.parametrize("shape, copied", [

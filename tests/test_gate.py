@@ -6,7 +6,7 @@ from dataclasses import fields, replace
 
 import pytest
 
-from notesdb.gate import MAX_LINE_CHARS, Settings, fit_line, format_line, judge, verdict
+from notesdb.gate import MAX_LINE_CHARS, Settings, coined_name, fit_line, format_line, judge, verdict
 from notesdb.rank import Candidate, Hit, Ranking
 
 #: The thresholds these hand-built rankings were written for (fixed here, so that the tests
@@ -316,7 +316,7 @@ def test_no_route_names_the_conditions_each_route_fails() -> None:
         "no route: strong: evidence 4.00 < 4.5; lead: lead 2.00x < 2.5x, coverage 0.31 < 0.4; "
         "rare: coverage 0.31 < 0.6, no title, desc or headings word of weight 3.5, the message holds 0.00 < 0.5 "
         "of the words of the note's title, file name or aliases; ahead: coverage 0.31 < 0.5; "
-        "sole: holds 0.31 < 0.8 of the message, no word English does not know in at most 2 notes that the second lacks; "
+        "sole: holds 0.31 < 0.8 of the message, no word rare in English in at most 2 notes that the second lacks; "
         "named: the message holds no whole name of the note made of a word English does not know"
     )
     # one word of the two: the ahead route names that too
@@ -414,3 +414,34 @@ def test_a_note_left_out_of_the_line_is_not_named() -> None:
     assert "zorblat" not in d.line and len(d.line) <= 600
     line, kept = fit_line(d.parts + [(other.title, other.path, other.desc)], folder="/home/you/notes")
     assert (kept, line) == (1, d.line)
+
+
+@pytest.mark.parametrize(
+    "token, how, named",
+    [
+        ("tokmeter", "exact", True),
+        ("tokmeters", "inflected", True),
+        # two neighbouring letters swapped: the commonest slip
+        ("tokmetre", "corrected", True),
+        # cut short to half the name and four letters
+        ("tokm", "prefix", True),
+        # three letters start too many words ("token")
+        ("tok", "prefix", False),
+        # four letters of a twelve-letter name: under half of it
+        ("tokm", "prefix", False),
+        # any other one-letter difference is another made-up name ("kubectl", "kubectx")
+        ("tokmetex", "corrected", False),
+        ("tokmeer", "corrected", False),
+        # a compound part is not the name
+        ("tokmeter", "compound", False),
+    ],
+)
+def test_coined_name_needs_the_name_as_typed(token: str, how: str, named: bool) -> None:
+    word = "tokmeterplus" if (token, named) == ("tokm", False) else "tokmeter"
+    h = Hit(token=token, word=word, how=how, weight=0.7, place="title", doc_freq=1, evidence=2.0, coined=True)
+    c = cand(f"projects/{word}.md", [h], 5.0)
+    c.title = "Token usage monitor"
+    assert (coined_name(c) == word) is named
+    # a word some English list holds is never a made-up name
+    c.hits = [replace(h, coined=False)]
+    assert coined_name(c) is None

@@ -326,3 +326,18 @@ def test_a_pasted_note_of_brackets_is_read_as_plain_text_by_the_hook(indexed: tu
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT title FROM notes WHERE path = 'pasted.md'").fetchone() == ("Pasted",)
     conn.close()
+
+
+def test_a_call_with_nothing_to_index_fills_rare_english_once(indexed: tuple[Path, Path]) -> None:
+    """A database no full sync has filled (built by the hook, or before the table): the first
+    call that finds nothing to index fills ``english_rare`` and says so in its log row; the
+    next call finds it filled and says nothing of it."""
+    vault, db = indexed
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM english_rare")
+    first = run_hook(indexed, event(COVERED_MESSAGE))
+    assert "notice: filled english_rare (" in first.row["error"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM english_rare").fetchone()[0] > 100_000
+    second = run_hook(indexed, event("and the other one?"))
+    assert "english_rare" not in (second.row["error"] or "")
