@@ -332,15 +332,17 @@ def m011_note_vectors(db: Database) -> None:
 def m012_english_rare(db: Database) -> None:
     """``english_rare``: the English words rarer than ``english``'s (wordfreq's large list), read
     only so that a rare word English knows is not corrected into a note's word that is no
-    commoner ("wipers" is not a typo of "wipefs": ``notesdb.query.likelier``). Created empty:
-    filling it takes about 0.3 s, which the hook's first call on a new database cannot spare,
-    so the first sync without a deadline fills it (``notesdb.vocab.fill_english_rare``: the
-    ``index`` command, the resident process); until then corrections are made as before.
+    commoner ("wipers" is not a typo of "wipefs": ``notesdb.query.likelier``), nor taken for a
+    made-up name (``notesdb.gate.coined_name``). Created empty: filling it takes 0.3-0.8 s,
+    which the hook's first call on a new database cannot spare, so the first sync without a
+    deadline fills it (``notesdb.vocab.fill_english_rare``: ``index``, ``check``, ``search``,
+    the resident process), or the first hook call that finds nothing to index; until then
+    corrections are made as before and no word is taken for a made-up name.
     """
     db.execute(
         """
         CREATE TABLE english_rare ( -- rarer English words (wordfreq large list, CC BY-SA 4.0)
-            word TEXT PRIMARY KEY,   -- folded like the FTS5 tokenizer; 4 or more letters
+            word TEXT PRIMARY KEY,   -- folded like the FTS5 tokenizer; 2 or more letters
             zipf REAL NOT NULL       -- log10 of occurrences per billion words (1.5 .. 3)
         ) WITHOUT ROWID
         """

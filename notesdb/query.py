@@ -393,7 +393,6 @@ def likelier(
     token: str,
     alternatives: list[Alternative],
     settings: Settings | None = None,
-    distance: int = 1,
 ) -> list[Alternative]:
     """The typo corrections of ``token`` (:func:`correct`) likelier meant than the word typed.
 
@@ -403,46 +402,29 @@ def likelier(
     same word in American spelling (``notesdb.text.us_spelling``, "summarise" -> "summarize").
     So "wipers" (2.8) is not read as a note's "wipefs" (not English), "postgres" (2.0) not as
     "postures" (2.7), while "sheild" (1.6) is read as "shield" (4.3) and "recieve" (2.8) as
-    "receive" (4.9). A token English does not know keeps its corrections, unless an English
-    word is fewer edits from it than they are: "postgress" is one edit from "postgres" and two
-    from a note's "postures", so it is a typo of the word the notes lack. Every token keeps its
-    corrections while ``english_rare`` is still empty (a database only the hook has indexed).
-    This is the noisy-channel reading of spelling correction (Kernighan, Church and Gale, 1990:
-    the correction must be likelier than the word as typed, and likelier than another word
-    nearer to it), with the word's frequency as its prior and one chance per edit.
+    "receive" (4.9). A token English does not know keeps every correction, and so does every
+    token while ``english_rare`` is still empty (a database only the hook has indexed). This is
+    the noisy-channel reading of spelling correction (Kernighan, Church and Gale, 1990: the
+    correction must be likelier than the word as typed), with the word's frequency as its prior
+    and one flat chance of a typo. (Refusing a correction because an English word is nearer to
+    the token, "postgress" to "postgres" than to "postures", was tried: wordfreq's large list
+    holds common misspellings, "guarentee", "transfered", which then blocked 767 of codespell's
+    6,871 two-edit corrections of words of 8+ letters.)
 
     :param alternatives: corrections of ``token``, as :func:`correct` returns them
-    :param distance: their edit distance from ``token`` (:func:`correct`'s second value)
     :returns: those kept, in their order and with their weights
     """
     s = settings or Settings()
     found = _zipf_any(conn, {token} | {a.word for a in alternatives})
     typed = found.get(token, 0.0)
     if typed <= 0:
-        return [] if distance > 1 and _nearer_english(conn, token, distance) else alternatives
+        return alternatives
     american = us_spelling(token)
     return [
         a
         for a in alternatives
         if found.get(a.word, 0.0) >= typed + s.correct_min_gain or a.word == american or us_spelling(a.word) == token
     ]
-
-
-def _nearer_english(conn: sqlite3.Connection, token: str, distance: int) -> str | None:
-    """An English word (``english`` or ``english_rare``) fewer than ``distance`` edits from
-    ``token``, found among the words sharing its first two letters (or them swapped) as
-    :func:`correct` looks for candidates; None when there is none."""
-    lo, hi = len(token) - distance + 1, len(token) + distance - 1
-    for table in ("english_rare", "english"):
-        for p in {token[:2], token[1] + token[0]}:
-            rows = conn.execute(
-                f"SELECT word FROM {table} WHERE word >= ? AND word < ? AND length(word) BETWEEN ? AND ?",
-                (*_range(p), lo, hi),
-            )
-            for (word,) in rows:
-                if word != token and jellyfish.damerau_levenshtein_distance(token, word) < distance:
-                    return word
-    return None
 
 
 def _zipf_any(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
@@ -461,13 +443,17 @@ def _rare_filled(conn: sqlite3.Connection) -> bool:
 
 
 def _english_rare(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
-    """Zipf of each word found in ``english_rare`` (English below wordfreq's small list)."""
+    """Zipf of each word found in ``english_rare`` (English below wordfreq's small list); none
+    when the table is missing (dropped by hand: ``notesdb doctor`` names it)."""
     found: dict[str, float] = {}
-    items = [w for w in words if len(w) >= 4 and w.isalpha()]  # the table holds no others
-    for i in range(0, len(items), 500):
-        chunk = items[i : i + 500]
-        marks = ",".join("?" * len(chunk))
-        found.update(conn.execute(f"SELECT word, zipf FROM english_rare WHERE word IN ({marks})", chunk))
+    items = [w for w in words if len(w) >= 2 and w.isalpha()]  # the table holds no others
+    try:
+        for i in range(0, len(items), 500):
+            chunk = items[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(conn.execute(f"SELECT word, zipf FROM english_rare WHERE word IN ({marks})", chunk))
+    except sqlite3.OperationalError:
+        return {}
     return found
 
 
@@ -559,14 +545,10 @@ def build_query(
         alts += [a for a in stemmed(conn, tok, lang, s, stemmer) if a.word not in have]
         if tok not in english:
             have = {a.word for a in alts}
-            found = [a for a in compounds(conn, tok, s) if a.word not in have]
             part = next((p for p in parts[tok] if p in known), None)
             if part is not None and part not in have:  # the message's compound holds a note's word
-                found.insert(0, Alternative(part, "compound", s.compound_weight, known[part]))
-            # an English word of the notes is not a compound of the message's word ("earring"),
-            # nor of a typo ("tokmetre" stays a typo of "tokmeter", not a compound of "metre")
-            common = _english(conn, {a.word for a in found}) if found else {}
-            alts += [a for a in found if a.word not in common]
+                alts.append(Alternative(part, "compound", s.compound_weight, known[part]))
+            alts += [a for a in compounds(conn, tok, s) if a.word not in have]
         if not alts and zipf < s.prefix_max_zipf and not tok.isdigit():
             # a short form that starts vocabulary words ("merc") is read as such, not as a typo;
             # a number is only ever itself ("754" is not short for "7543186180422")
@@ -574,9 +556,9 @@ def build_query(
         if not alts and zipf < s.correct_max_zipf and english.get(tok, 0.0) < s.english_known_zipf:
             # an everyday word the notes lack ("gonna") is not a typo of a word they have, and
             # neither is a word English knows ("yolk" is not "yolo", "pistols" not "pistons")
-            alts, distance = correct(conn, tok, 1 if tok in english else 2, s)
+            alts = correct(conn, tok, 1 if tok in english else 2, s)[0]
             if alts:  # and not a rarer word English knows, typed on purpose ("wipers")
-                alts = likelier(conn, tok, alts, s, distance)
+                alts = likelier(conn, tok, alts, s)
         terms.append(Term(tok, alts, zipf))
     alt_words = {a.word for t in terms for a in t.alternatives}
     alt_english = _english(conn, alt_words)
@@ -587,6 +569,7 @@ def build_query(
     # languages the word lists cover (Russian or Greek words would all look made up)
     can_tell = _rare_filled(conn)
     for t in terms:
+        # an English word of the notes is not a compound of the message's word ("earring")
         t.alternatives = [
             replace(
                 a,
@@ -595,6 +578,7 @@ def build_query(
                 and t.token.isascii() and a.word.isascii(),
             )
             for a in t.alternatives
+            if not (a.how == "compound" and a.word in alt_english)
         ]
     if len(terms) > MAX_TERMS:
         # keep the most informative: known rare words first, then the rest in message order;

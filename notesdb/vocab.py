@@ -130,27 +130,27 @@ def english_zipf() -> dict[str, float]:
 
 #: The rarest words kept in ``english_rare`` (Zipf: 1.5 is about one occurrence in 30 million
 #: words). The table is only read to keep a rare word English knows from being corrected into a
-#: note's word (``notesdb.query.likelier``): below 1.5, wordfreq's large list is mostly
-#: misspellings ("kestral" 1.0), which should stay correctable, and the table would double
-#: (270,000 words from 1.0, 124,000 from 1.5).
+#: note's word (``notesdb.query.likelier``) or taken for a made-up name: below 1.5, wordfreq's
+#: large list is mostly misspellings ("kestral" 1.0), which should stay correctable, and the
+#: table would double (270,000 words from 1.0, 132,000 from 1.5).
 RARE_ENGLISH_MIN_ZIPF: Final = 1.5
-#: wordfreq's ``small`` list ends here: rarer words are only in its ``large`` list.
-SMALL_LIST_MIN_ZIPF: Final = 3.0
 
 
 def english_rare_zipf() -> dict[str, float]:
-    """Zipf frequencies of the English words rarer than :func:`english_zipf`'s (below
-    ``SMALL_LIST_MIN_ZIPF``) down to ``RARE_ENGLISH_MIN_ZIPF``, from wordfreq's ``large`` list:
-    the words of four or more letters, the only ones a typo correction applies to
-    (``notesdb.query.correct``), folded like ``notesdb.text.words``. About 124,000 words
-    ("wipers" 2.81, "postgres" 1.96, "sheild" 1.64: misspellings common enough are listed too).
+    """Zipf frequencies of the English words of wordfreq's ``large`` list that its ``small`` list
+    (:func:`english_zipf`, Zipf 3 and more) lacks, down to ``RARE_ENGLISH_MIN_ZIPF``: the words
+    of two or more letters, folded like ``notesdb.text.words``. About 132,000 words
+    ("wipers" 2.81, "postgres" 1.96, "jot" 2.86, "sheild" 1.64: misspellings common enough are
+    listed too). A typo correction applies only to words of four or more letters
+    (``notesdb.query.correct``), but a made-up name can be shorter (``notesdb.gate.coined_name``:
+    "jot" and "nix" are not made up).
 
     :returns: ``{word: zipf}``, Zipf rounded to 0.01
     """
-    small = english_zipf()  # the two lists round a few words (230) to either side of Zipf 3
+    small = english_zipf()  # the two lists differ on a few words near Zipf 3 ("nix": 3.0, large only)
     out: dict[str, float] = {}
-    for word, zipf in _wordfreq_list("en", "large", RARE_ENGLISH_MIN_ZIPF, SMALL_LIST_MIN_ZIPF):
-        if len(word) < 4 or not word.isalpha():
+    for word, zipf in _wordfreq_list("en", "large", RARE_ENGLISH_MIN_ZIPF):
+        if len(word) < 2 or not word.isalpha():
             continue
         folded = words(word) if not word.isascii() else [word.lower()]
         if len(folded) == 1 and folded[0] not in small:
@@ -160,8 +160,9 @@ def english_rare_zipf() -> dict[str, float]:
 
 def fill_english_rare(conn: sqlite3.Connection) -> int:
     """Fill the ``english_rare`` table (:func:`english_rare_zipf`) if it is empty, in one write
-    transaction; another process filling it at the same time is harmless (``INSERT OR IGNORE``).
-    About 0.3-0.5 s and 3 MB of database on 2 cores. A database that cannot be written now
+    transaction; another process that meant to fill it at the same time waits for that
+    transaction (up to its busy timeout) and finds it filled. About 0.3-0.8 s and 3 MB of
+    database on 2 cores. A database that cannot be written now
     (read-only, or another writer holding it past the busy timeout), or whose table was
     dropped, is left as it is: the table only keeps rare words from being corrected and from
     being read as made-up names, and the next full sync tries again.
@@ -173,8 +174,10 @@ def fill_english_rare(conn: sqlite3.Connection) -> int:
     try:
         if english_rare_filled(conn):
             return 0
-        rows = english_rare_zipf()
         with transaction(conn):
+            if english_rare_filled(conn):  # another process filled it while this one waited
+                return 0
+            rows = english_rare_zipf()
             conn.executemany("INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows.items())
     except sqlite3.OperationalError:  # read-only, busy, or the table dropped (doctor's to say)
         return 0

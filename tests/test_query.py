@@ -233,11 +233,6 @@ def rare_words(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
         ("summarise", [("summarise", "summarize", "corrected", CORRECTED_WEIGHT)]),
         # a word English does not know at all keeps its correction (a coined name's typo)
         ("snapwern", [("snapwern", "snapwren", "corrected", CORRECTED_WEIGHT)]),
-        # ... even when it ends in an English word of the notes ("metre"): not a compound
-        ("tokmetre", [("tokmetre", "tokmeter", "corrected", CORRECTED_WEIGHT)]),
-        # unknown to English, but one edit from "postgres" (English, not in the notes) and two
-        # from the notes' "postures": a typo of the word the notes lack
-        ("postgress", []),
     ],
 )
 def test_a_rare_english_word_is_corrected_only_into_a_likelier_one(
