@@ -280,7 +280,6 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
         from notesdb.decide import decide
         from notesdb.log import record
         from notesdb.sync import folder_problem, sync
-        from notesdb.vocab import fill_english_rare
 
         notes = cfg.resolve_notes(_option(opts, "notes"))
         db_path = cfg.resolve_db(_option(opts, "db"), notes)
@@ -323,12 +322,6 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                 # lost or never built, and only begun: a partial index would judge unfairly
                 decision.route = Route.NEW_INDEX
             else:
-                if stats is not None and not stats.incomplete and not (stats.added or stats.modified or stats.renamed):
-                    # a call with nothing to index fills English's rare words once, when no full
-                    # sync has (a database the hook built, or one from before the table)
-                    filled = fill_english_rare(conn)
-                    if filled:
-                        errors.append(f"notice: filled english_rare ({filled} rare English words)")
                 decision = decide(conn, prompt, config.gate, str(notes.resolve()))
                 gone = [p for p in decision.notes if not os.path.isfile(notes / p)]  # False when unreadable
                 if decision.spoken and gone:  # deleted or moved since the index last saw it

@@ -334,10 +334,10 @@ def m012_english_rare(db: Database) -> None:
     only so that a rare word English knows is not corrected into a note's word that is no
     commoner ("wipers" is not a typo of "wipefs": ``notesdb.query.likelier``), nor taken for a
     made-up name (``notesdb.gate.coined_name``). Created empty: filling it takes 0.3-0.8 s,
-    which the hook's first call on a new database cannot spare, so the first sync without a
-    deadline fills it (``notesdb.vocab.fill_english_rare``: ``index``, ``check``, ``search``,
-    the resident process), or the first hook call that finds nothing to index; until then
-    corrections are made as before and no word is taken for a made-up name.
+    which no hook call can spare, so the first sync without a deadline fills it
+    (``notesdb.vocab.fill_english_rare``: ``index``, ``check``, ``search``, ``doctor --repair``,
+    the resident process), never the hook; until then corrections are made as before and no
+    word is taken for a made-up name.
     """
     db.execute(
         """

@@ -158,14 +158,22 @@ def english_rare_zipf() -> dict[str, float]:
     return out
 
 
+#: Rows of ``english_rare`` written per transaction: a few tens of milliseconds each, so that
+#: a hook logging its decision meanwhile waits that long at most, never the whole fill.
+FILL_CHUNK: Final = 10_000
+#: The ``meta`` key saying that ``english_rare`` was filled to its end (its value: the rows).
+FILLED_KEY: Final = "english_rare_filled"
+
+
 def fill_english_rare(conn: sqlite3.Connection) -> int:
-    """Fill the ``english_rare`` table (:func:`english_rare_zipf`) if it is empty, in one write
-    transaction; another process that meant to fill it at the same time waits for that
-    transaction (up to its busy timeout) and finds it filled. About 0.3-0.8 s and 3 MB of
-    database on 2 cores. A database that cannot be written now
-    (read-only, or another writer holding it past the busy timeout), or whose table was
-    dropped, is left as it is: the table only keeps rare words from being corrected and from
-    being read as made-up names, and the next full sync tries again.
+    """Fill the ``english_rare`` table (:func:`english_rare_zipf`) unless it was filled to its
+    end, ``FILL_CHUNK`` rows per write transaction, then record it in ``meta`` (``FILLED_KEY``).
+    Another process filling it at the same time only repeats the work (``INSERT OR IGNORE``); a
+    fill cut short is finished by the next. About 0.3-0.8 s and 3 MB of database on 2 cores.
+    A database that cannot be written now (read-only, or another writer holding it past the
+    busy timeout), or whose table was dropped, is left as it is: the table only keeps rare words
+    from being corrected and from being read as made-up names, and the next full sync tries
+    again.
 
     :returns: the rows written (0 when the table was already filled or could not be written)
     """
@@ -174,22 +182,26 @@ def fill_english_rare(conn: sqlite3.Connection) -> int:
     try:
         if english_rare_filled(conn):
             return 0
+        rows = list(english_rare_zipf().items())
+        for i in range(0, len(rows), FILL_CHUNK):
+            with transaction(conn):
+                conn.executemany("INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows[i : i + FILL_CHUNK])
         with transaction(conn):
-            if english_rare_filled(conn):  # another process filled it while this one waited
-                return 0
-            rows = english_rare_zipf()
-            conn.executemany("INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows.items())
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FILLED_KEY, str(len(rows))))
     except sqlite3.OperationalError:  # read-only, busy, or the table dropped (doctor's to say)
         return 0
     return len(rows)
 
 
 def english_rare_filled(conn: sqlite3.Connection) -> bool:
-    """True when the ``english_rare`` table holds its words (:func:`fill_english_rare`).
+    """True when the ``english_rare`` table was filled to its end (:func:`fill_english_rare`)
+    and still holds its words.
 
     :raises sqlite3.OperationalError: the table is missing
     """
-    return conn.execute("SELECT 1 FROM english_rare LIMIT 1").fetchone() is not None
+    if conn.execute("SELECT 1 FROM english_rare LIMIT 1").fetchone() is None:
+        return False
+    return conn.execute("SELECT 1 FROM meta WHERE key = ?", (FILLED_KEY,)).fetchone() is not None
 
 
 #: Languages whose everyday words are in ``lexicon``: the languages with a wordfreq ``small``

@@ -328,16 +328,16 @@ def test_a_pasted_note_of_brackets_is_read_as_plain_text_by_the_hook(indexed: tu
     conn.close()
 
 
-def test_a_call_with_nothing_to_index_fills_rare_english_once(indexed: tuple[Path, Path]) -> None:
-    """A database no full sync has filled (built by the hook, or before the table): the first
-    call that finds nothing to index fills ``english_rare`` and says so in its log row; the
-    next call finds it filled and says nothing of it."""
+def test_the_hook_leaves_rare_english_to_a_full_sync(indexed: tuple[Path, Path]) -> None:
+    """Filling ``english_rare`` takes 0.3-0.8 s and writes for that long: a hook doing it held up
+    the other hooks' log lines past their bound (hook-errors.jsonl, with eight hooks and an
+    index at once). The hook reads the table but never fills it; without it, it judges as the
+    release before it did."""
     vault, db = indexed
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM english_rare")
-    first = run_hook(indexed, event(COVERED_MESSAGE))
-    assert "notice: filled english_rare (" in first.row["error"]
+    for prompt in (COVERED_MESSAGE, "and the other one?"):
+        run = run_hook(indexed, event(prompt))
+        assert "english_rare" not in (run.row["error"] or "")
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM english_rare").fetchone()[0] > 100_000
-    second = run_hook(indexed, event("and the other one?"))
-    assert "english_rare" not in (second.row["error"] or "")
+        assert conn.execute("SELECT count(*) FROM english_rare").fetchone()[0] == 0
