@@ -563,11 +563,20 @@ def build_query(
     alt_words = {a.word for t in terms for a in t.alternatives}
     alt_english = _english(conn, alt_words)
     alt_lexicon = _lexicon(conn, alt_words) if lang != "en" else {}
-    listed = set(english) | set(alt_english) | set(_english_rare(conn, alt_words | {t.token for t in terms}))
     # a word is made up only when English's rare words are there to say it is not one of them
     # (the table is empty until the first full sync), and only in the Latin script, whose
-    # languages the word lists cover (Russian or Greek words would all look made up)
-    can_tell = _rare_filled(conn)
+    # languages the word lists cover (Russian or Greek words would all look made up); only the
+    # pairs no other list holds are looked up there, most messages have none
+    unlisted = {
+        w
+        for t in terms
+        if t.zipf == 0 and t.token not in english and t.token.isascii()
+        for a in t.alternatives
+        if a.word not in alt_english and a.word.isascii()
+        for w in (t.token, a.word)
+    }
+    can_tell = bool(unlisted) and _rare_filled(conn)
+    listed = set(english) | set(alt_english) | (set(_english_rare(conn, unlisted)) if can_tell else set())
     for t in terms:
         # an English word of the notes is not a compound of the message's word ("earring")
         t.alternatives = [

@@ -213,11 +213,9 @@ LANGUAGES: Final = ("de", "fr", "es", "it", "nl", "pt", "sv", "da", "nb")
 LEXICON_MIN_ZIPF: Final = 4.0
 
 
-def _wordfreq_list(
-    lang: str, wordlist: str = "small", lowest: float = 0.0, below: float = 99.0
-) -> list[tuple[str, float]]:
+def _wordfreq_list(lang: str, wordlist: str = "small", lowest: float = 0.0) -> list[tuple[str, float]]:
     """``(word, zipf)`` of one wordfreq list (``small`` or ``large``), commonest first, for the
-    words at Zipf ``lowest`` or more and below ``below``.
+    words at Zipf ``lowest`` or more.
 
     Read straight from the package's ``<wordlist>_<lang>.msgpack.gz`` in wordfreq's documented
     "cB" format (bucket ``i`` holds the words at ``10 ** (-i / 100)`` of all words, so Zipf is
@@ -239,7 +237,7 @@ def _wordfreq_list(
         if not (isinstance(data[0], dict) and data[0].get("format") == "cB"):
             raise ValueError("not a cB pack")
         zipfs = ((9 - i / 100, bucket) for i, bucket in enumerate(data[1:]))
-        return [(w, z) for z, bucket in zipfs if lowest <= z < below for w in bucket]
+        return [(w, z) for z, bucket in zipfs if z >= lowest for w in bucket]
     except Exception:
         import wordfreq
 
@@ -247,7 +245,7 @@ def _wordfreq_list(
             (
                 (w, z)
                 for w, f in wordfreq.get_frequency_dict(lang, wordlist=wordlist).items()
-                if lowest <= (z := wordfreq.freq_to_zipf(f)) < below
+                if (z := wordfreq.freq_to_zipf(f)) >= lowest
             ),
             key=lambda p: -p[1],
         )
