@@ -193,12 +193,16 @@ def _vocab_rows(conn: sqlite3.Connection, words: list[str]) -> dict[str, int]:
 
 def _english(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
     """Zipf frequency in general English of each word found in the ``english`` table."""
+    return _zipf_in(conn, "english", list(words))
+
+
+def _zipf_in(conn: sqlite3.Connection, table: str, words: list[str]) -> dict[str, float]:
+    """``zipf`` of each of ``words`` found in ``table`` (``english`` or ``english_rare``)."""
     found: dict[str, float] = {}
-    items = list(words)
-    for i in range(0, len(items), 500):
-        chunk = items[i : i + 500]
+    for i in range(0, len(words), 500):
+        chunk = words[i : i + 500]
         marks = ",".join("?" * len(chunk))
-        found.update(conn.execute(f"SELECT word, zipf FROM english WHERE word IN ({marks})", chunk))
+        found.update(conn.execute(f"SELECT word, zipf FROM {table} WHERE word IN ({marks})", chunk))
     return found
 
 
@@ -445,16 +449,10 @@ def _rare_filled(conn: sqlite3.Connection) -> bool:
 def _english_rare(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
     """Zipf of each word found in ``english_rare`` (English below wordfreq's small list); none
     when the table is missing (dropped by hand: ``notesdb doctor`` names it)."""
-    found: dict[str, float] = {}
-    items = [w for w in words if len(w) >= 2 and w.isalpha()]  # the table holds no others
-    try:
-        for i in range(0, len(items), 500):
-            chunk = items[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            found.update(conn.execute(f"SELECT word, zipf FROM english_rare WHERE word IN ({marks})", chunk))
+    try:  # the table holds words of two or more letters only
+        return _zipf_in(conn, "english_rare", [w for w in words if len(w) >= 2 and w.isalpha()])
     except sqlite3.OperationalError:
         return {}
-    return found
 
 
 def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = None) -> list[Alternative]:
