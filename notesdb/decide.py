@@ -76,6 +76,7 @@ def decide_with_ranking(
     d = judge(ranking, settings, folder)
     d.corrections = query.corrections
     d.expansions = query.expansions
+    d.whole_names = query.whole_names
     if second_opinion is not None:
         d = second_opinion(conn, message, d, settings, folder)
     d.elapsed_ms = (time.perf_counter() - t0) * 1000

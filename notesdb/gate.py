@@ -111,6 +111,7 @@ class Decision:
     top_scores: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[tuple[str, str]] = field(default_factory=list)
     expansions: list[tuple[str, str]] = field(default_factory=list)
+    whole_names: list[str] = field(default_factory=list)  # code names counted only whole (``Query.whole_names``)
     elapsed_ms: float = 0.0
     error: str = ""
     parts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, path, desc) named
@@ -128,6 +129,7 @@ class Decision:
             "candidates": self.top_scores,
             "corrections": [list(c) for c in self.corrections],
             "expansions": [list(e) for e in self.expansions],
+            "whole_names": self.whole_names,
             "elapsed_ms": round(self.elapsed_ms, 2),
             "error": self.error,
         }

@@ -121,6 +121,9 @@ class Query:
     n_notes: int
     truncated: bool = False
     language: str = "en"  # the message's language, by its everyday words (``detect_language``)
+    #: token -> the code names it is part of, as FTS5 phrases (:func:`code_names`): a word met
+    #: only inside code names counts in a note only where the note holds one of them whole
+    code_names: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
@@ -133,6 +136,16 @@ class Query:
     def expansions(self) -> list[tuple[str, str]]:
         """``(typed, expanded)`` pairs, e.g. ``("merc", "mercedes")``."""
         return [(t.token, a.word) for t in self.terms for a in t.alternatives if a.how == "prefix"]
+
+    @property
+    def whole_names(self) -> list[str]:
+        """The message's code names whose words count only where a note holds them whole, as
+        their words: ``["simple send with retries"]``."""
+        seen: dict[str, None] = {}
+        for phrases in self.code_names.values():
+            for p in phrases:
+                seen.setdefault(p.strip('"'), None)
+        return list(seen)
 
     @property
     def words(self) -> list[str]:
@@ -478,6 +491,50 @@ def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = Non
 _NOTE_EXTENSION: Final = re.compile(r"(?<=\w)\.(?:md|markdown)\b", re.IGNORECASE)
 
 
+#: A name in code: word characters joined by ".", "_" or "::" with no space between
+#: ("simple_send_with_retries", "repo.get_commit_message", "std::vector", "caddy.service").
+#: A slash is not a joiner: in prose it joins alternatives ("mic/speaker").
+_CODE_NAME: Final = re.compile(r"\w+(?:(?:[._]|::)+\w+)+")
+
+
+def code_names(text: str) -> dict[str, list[str]]:
+    """The words met only inside code names, and those names as FTS5 phrases.
+
+    A code name is one name: "simple_send_with_retries" says nothing of "simple", "send" or
+    "retries" on their own, so its words count in a note only where the note holds the whole
+    name (an FTS5 phrase ``MATCH``, which reads "simple_send_with_retries" and "simple send
+    with retries" alike). The words before a name's first dot stay free: they name the host,
+    file or object the rest belongs to ("caddy" in "caddy.service", "heron" in "heron.lan",
+    "aider" in "aider.sendchat.send"), which is what notes are about. A word also typed on its
+    own elsewhere in the message is free too.
+
+    ``code_names("don't touch simple_send_with_retries")`` ->
+    ``{"simple": ['"simple send with retries"'], "send": [...], "with": [...], "retries": [...]}``
+
+    :param text: the message (clipped)
+    :returns: word -> the phrases of the code names holding it, in message order
+    """
+    inside: dict[str, list[str]] = {}
+    count_inside: dict[str, int] = {}
+    for m in _CODE_NAME.finditer(text):
+        name = m.group(0)
+        parts = text_words(name)
+        if len(parts) < 2:
+            continue
+        phrase = '"' + " ".join(parts) + '"'
+        head = len(text_words(name.split(".")[0])) if "." in name else 0
+        for tok in parts[head:]:
+            count_inside[tok] = count_inside.get(tok, 0) + 1
+            if phrase not in inside.setdefault(tok, []):
+                inside[tok].append(phrase)
+    if not inside:
+        return {}
+    everywhere: dict[str, int] = {}
+    for tok in text_words(text):
+        everywhere[tok] = everywhere.get(tok, 0) + 1
+    return {tok: phrases for tok, phrases in inside.items() if everywhere.get(tok, 0) <= count_inside[tok]}
+
+
 def build_query(
     conn: sqlite3.Connection, message: str, n_notes: int, settings: Settings | None = None
 ) -> Query:
@@ -597,4 +654,11 @@ def build_query(
         keep = set(id(t) for t in sorted(terms, key=rarity)[:MAX_TERMS])
         terms = [t for t in terms if id(t) in keep]
         truncated = True
-    return Query(terms=terms, stopwords=list(stop), n_notes=n_notes, truncated=truncated, language=lang)
+    return Query(
+        terms=terms,
+        stopwords=list(stop),
+        n_notes=n_notes,
+        truncated=truncated,
+        language=lang,
+        code_names=code_names(text),
+    )

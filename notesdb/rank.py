@@ -243,8 +243,17 @@ def rank(
                 body_share[(w, rowid)] = min(1.0, -b_ / fts_idf / s.body_saturation)
         places[w] = found
     place_weight = place_weights(s)
+    # the notes holding each code name of the message whole (a phrase MATCH among the candidates)
+    holders: dict[str, set[int]] = {}
+    for phrases in query.code_names.values():
+        for ph in phrases:
+            if ph not in holders:
+                holders[ph] = {r[0] for r in conn.execute(among_ids, (ph, *ids))}
     for c in cands.values():
         for t in query.terms:
+            names = query.code_names.get(t.token)
+            if names and not any(c.rowid in holders[ph] for ph in names):
+                continue
             best: Hit | None = None
             for a in t.alternatives:
                 place = places.get(a.word, {}).get(c.rowid)
