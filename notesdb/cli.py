@@ -510,7 +510,7 @@ def check(
         for a, b in d.expansions:
             typer.echo(f"expanded:  {a} → {b}")
         for name in d.whole_names:
-            typer.echo(f"code name: '{name}' (its words count only in a note holding it whole)")
+            typer.echo(f"code name: {name} (its words count only in a note holding all of them)")
         typer.echo("candidates (evidence = sum of weight x IDF x place; coverage = share of the message):")
         for i, c in enumerate(d.top_scores):
             typer.echo(

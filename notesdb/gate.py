@@ -111,7 +111,7 @@ class Decision:
     top_scores: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[tuple[str, str]] = field(default_factory=list)
     expansions: list[tuple[str, str]] = field(default_factory=list)
-    whole_names: list[str] = field(default_factory=list)  # code names counted only whole (``Query.whole_names``)
+    whole_names: list[str] = field(default_factory=list)  # snake_case names whose words count only together
     elapsed_ms: float = 0.0
     error: str = ""
     parts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, path, desc) named

@@ -121,9 +121,11 @@ class Query:
     n_notes: int
     truncated: bool = False
     language: str = "en"  # the message's language, by its everyday words (``detect_language``)
-    #: token -> the code names it is part of, as FTS5 phrases (:func:`code_names`): a word met
-    #: only inside code names counts in a note only where the note holds one of them whole
-    code_names: dict[str, list[str]] = field(default_factory=dict)
+    #: the message's snake_case names with their words (:func:`code_names`), in message order
+    code_names: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: the words met only inside those names: such a word counts in a note only where the note
+    #: holds every word of a name it is part of (``notesdb.rank.rank``)
+    bound: frozenset[str] = frozenset()
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
@@ -139,13 +141,10 @@ class Query:
 
     @property
     def whole_names(self) -> list[str]:
-        """The message's code names whose words count only where a note holds them whole, as
-        their words: ``["simple send with retries"]``."""
-        seen: dict[str, None] = {}
-        for phrases in self.code_names.values():
-            for p in phrases:
-                seen.setdefault(p.strip('"'), None)
-        return list(seen)
+        """The names whose words count only together: ``["simple_send_with_retries"]`` (those
+        with at least two words that are terms of the query)."""
+        terms = {t.token for t in self.terms}
+        return [name for name, words in self.code_names if len({w for w in words if w in terms}) >= 2]
 
     @property
     def words(self) -> list[str]:
@@ -491,48 +490,46 @@ def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = Non
 _NOTE_EXTENSION: Final = re.compile(r"(?<=\w)\.(?:md|markdown)\b", re.IGNORECASE)
 
 
-#: A name in code: word characters joined by ".", "_" or "::" with no space between
-#: ("simple_send_with_retries", "repo.get_commit_message", "std::vector", "caddy.service").
-#: A slash is not a joiner: in prose it joins alternatives ("mic/speaker").
-_CODE_NAME: Final = re.compile(r"\w+(?:(?:[._]|::)+\w+)+")
+#: A snake_case name: letters or digits joined by underscores ("simple_send_with_retries",
+#: "pg_stat_statements", "test_bisect_insert"). A match starts only where a run of letters and
+#: digits starts (the lookbehind), so matching is linear in the length of the text: a pasted
+#: hex dump of 12,000 characters is one failed attempt, not 12,000.
+_SNAKE_NAME: Final = re.compile(r"(?<![^\W_])[^\W_]+(?:_+[^\W_]+)+")
 
 
-def code_names(text: str) -> dict[str, list[str]]:
-    """The words met only inside code names, and those names as FTS5 phrases.
+def code_names(text: str) -> list[tuple[str, list[str]]]:
+    """The snake_case names of a text, each once, with their words, in message order.
 
-    A code name is one name: "simple_send_with_retries" says nothing of "simple", "send" or
-    "retries" on their own, so its words count in a note only where the note holds the whole
-    name (an FTS5 phrase ``MATCH``, which reads "simple_send_with_retries" and "simple send
-    with retries" alike). The words before a name's first dot stay free: they name the host,
-    file or object the rest belongs to ("caddy" in "caddy.service", "heron" in "heron.lan",
-    "aider" in "aider.sendchat.send"), which is what notes are about. A word also typed on its
-    own elsewhere in the message is free too.
+    A name in code is one name: "simple_send_with_retries" says nothing of "simple" or
+    "retries" on their own, and a note that happens to hold "retries" is not about it. Only
+    underscores join: a dot or ``::`` separates an object, module or host from its member
+    (``self.send_with_retries``, ``caddy.service``, ``tokio::spawn``), and a dot also ends
+    sentences typed without a space ("twice...heron"); camelCase is one word already.
 
-    ``code_names("don't touch simple_send_with_retries")`` ->
-    ``{"simple": ['"simple send with retries"'], "send": [...], "with": [...], "retries": [...]}``
+    ``code_names("why does self.send_with_retries back off")`` ->
+    ``[("send_with_retries", ["send", "with", "retries"])]``
 
     :param text: the message (clipped)
-    :returns: word -> the phrases of the code names holding it, in message order
+    :returns: ``(name as typed, its words as :func:`notesdb.text.words` reads them)``
     """
-    inside: dict[str, list[str]] = {}
-    count_inside: dict[str, int] = {}
-    for m in _CODE_NAME.finditer(text):
+    seen: dict[str, list[str]] = {}
+    for m in _SNAKE_NAME.finditer(text):
         name = m.group(0)
-        parts = text_words(name)
-        if len(parts) < 2:
-            continue
-        phrase = '"' + " ".join(parts) + '"'
-        head = len(text_words(name.split(".")[0])) if "." in name else 0
-        for tok in parts[head:]:
-            count_inside[tok] = count_inside.get(tok, 0) + 1
-            if phrase not in inside.setdefault(tok, []):
-                inside[tok].append(phrase)
-    if not inside:
-        return {}
+        if name not in seen:
+            seen[name] = text_words(name)
+    return [(name, words) for name, words in seen.items() if len(words) >= 2]
+
+
+def _bound_words(tokens: list[str], names: list[tuple[str, list[str]]], text: str) -> frozenset[str]:
+    """The words of ``tokens`` met only inside ``names`` (each occurrence of every name counted)."""
+    inside: dict[str, int] = {}
+    for m in _SNAKE_NAME.finditer(text):
+        for w in text_words(m.group(0)):
+            inside[w] = inside.get(w, 0) + 1
     everywhere: dict[str, int] = {}
-    for tok in text_words(text):
+    for tok in tokens:
         everywhere[tok] = everywhere.get(tok, 0) + 1
-    return {tok: phrases for tok, phrases in inside.items() if everywhere.get(tok, 0) <= count_inside[tok]}
+    return frozenset(w for w, n in inside.items() if everywhere.get(w, 0) <= n)
 
 
 def build_query(
@@ -654,11 +651,13 @@ def build_query(
         keep = set(id(t) for t in sorted(terms, key=rarity)[:MAX_TERMS])
         terms = [t for t in terms if id(t) in keep]
         truncated = True
+    names = code_names(text)
     return Query(
         terms=terms,
         stopwords=list(stop),
         n_notes=n_notes,
         truncated=truncated,
         language=lang,
-        code_names=code_names(text),
+        code_names=names,
+        bound=_bound_words(tokens, names, text) if names else frozenset(),
     )

@@ -243,17 +243,11 @@ def rank(
                 body_share[(w, rowid)] = min(1.0, -b_ / fts_idf / s.body_saturation)
         places[w] = found
     place_weight = place_weights(s)
-    # the notes holding each code name of the message whole (a phrase MATCH among the candidates)
-    holders: dict[str, set[int]] = {}
-    for phrases in query.code_names.values():
-        for ph in phrases:
-            if ph not in holders:
-                holders[ph] = {r[0] for r in conn.execute(among_ids, (ph, *ids))}
+    terms = {t.token for t in query.terms}
+    # the words of each snake_case name that only that name brings (query.bound)
+    names = [ws for _, words in query.code_names if len(ws := {w for w in words if w in terms}) >= 2]
     for c in cands.values():
         for t in query.terms:
-            names = query.code_names.get(t.token)
-            if names and not any(c.rowid in holders[ph] for ph in names):
-                continue
             best: Hit | None = None
             for a in t.alternatives:
                 place = places.get(a.word, {}).get(c.rowid)
@@ -267,6 +261,8 @@ def rank(
                     best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full, max(t.zipf, a.zipf), a.coined)
             if best is not None:
                 c.hits.append(best)
+        if names:
+            _whole_names(c, names, query.bound)
         _numbers_as_one(c)
         c.evidence = sum(h.evidence for h in c.hits)
         c.coverage = c.evidence / possible if possible > 0 else 0.0
@@ -274,6 +270,20 @@ def rank(
     ordered = sorted(cands.values(), key=lambda c: (-c.evidence, -c.bm25, c.path))
     _break_ties(conn, ordered, n)
     return Ranking(ordered, possible)
+
+
+def _whole_names(c: Candidate, names: list[set[str]], bound: frozenset[str]) -> None:
+    """Drop the hits of a code name's words from a note that does not hold all of them.
+
+    "instead of mocking simple_send_with_retries": a TIL note on mocking that says "retries"
+    but not "send" is not about that function (``notesdb.query.code_names``). A note holds a
+    word in any form the query reads it (inflected, corrected), so "send_with_retry" still finds
+    a note on ``send_with_retries``; only the words the name alone brings are dropped.
+    """
+    held = {h.token for h in c.hits}
+    drop = {w for ws in names if not ws <= held for w in ws if w in bound}
+    if drop:
+        c.hits = [h for h in c.hits if h.token not in drop]
 
 
 def _numbers_as_one(c: Candidate) -> None:
