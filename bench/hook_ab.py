@@ -2,11 +2,12 @@
 """The no-change hook, two builds side by side: median wall time on the personal vault and on a
 vault of 10,000 notes, runs interleaved so that both see the same machine load.
 
-    .venv/bin/python bench/hook_ab.py --before CMD [--after CMD] [--runs 30]
+    .venv/bin/python bench/hook_ab.py --before CMD [--after CMD] [--runs 30] [--prompt-file F]
 
 ``CMD`` is a notesdb console script (``--after`` defaults to this venv's). Each build indexes
 each vault into its own temporary database first; then every run sends the same
-UserPromptSubmit event (``bench.HOOK_PROMPT``, one session id) to ``CMD hook``. The 10,000-note
+UserPromptSubmit event (``bench.HOOK_PROMPT``, or the text of ``--prompt-file``: a pasted log,
+a code-heavy request; one session id) to ``CMD hook``. The 10,000-note
 vault is built by ``shared/eval/make_sets.py --sets chat --sizes`` into a temporary directory
 that is deleted at the end.
 """
@@ -34,7 +35,9 @@ def main() -> int:
     ap.add_argument("--after", default=str(Path(sys.executable).with_name("notesdb")))
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--prompt-file", type=Path, help="send this file's text as the prompt")
     args = ap.parse_args()
+    prompt = args.prompt_file.read_text(encoding="utf-8") if args.prompt_file else bench.HOOK_PROMPT
     env = bench.child_env()
     out = {}
     with tempfile.TemporaryDirectory(prefix="notesdb-ab-") as tmp:
@@ -42,7 +45,7 @@ def main() -> int:
         bench.build_vaults(work / "sets")
         vaults = {"personal": PERSONAL, "10000": work / "sets" / "size-10000"}
         event = json.dumps({"session_id": "bench", "cwd": str(work), "hook_event_name": "UserPromptSubmit",
-                            "prompt": bench.HOOK_PROMPT}).encode()
+                            "prompt": prompt}).encode()
         for name, vault in vaults.items():
             builds = {"before": args.before, "after": args.after}
             dbs = {}

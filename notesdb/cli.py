@@ -1093,7 +1093,7 @@ def doctor_cmd(
         except ConfigError as e:  # a check that fails, not a reason to check nothing
             conf, config_problem = cfg.Config(), str(e)
         if notes is None and db is None and not os.environ.get("NOTESDB_NOTES"):
-            report = diagnose_hooks()  # no folder named: the installed hook entries
+            report = diagnose_hooks(repair=repair)  # no folder named: the installed hook entries
         else:
             folder = cfg.resolve_notes(notes)
             report = diagnose(

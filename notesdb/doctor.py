@@ -145,6 +145,7 @@ def diagnose(
     skip: tuple[str, ...] = DEFAULT_SKIP,
     repair: bool = False,
     config: tuple[Path, str] | None = None,
+    hooks: bool = True,
 ) -> Report:
     """Check the database at ``db_path`` against the notes folder ``notes``.
 
@@ -152,6 +153,7 @@ def diagnose(
     :param repair: mend what can be mended (see the module docstring)
     :param config: the config file the hook reads and why it cannot be used (``""`` when it
         can), or None to leave the config out
+    :param hooks: also check every assistant's notesdb hook entries (:func:`check_hooks`)
     :returns: the checks; ``Report.healthy`` is False when one is left failing
     A notes folder that is missing, a file or unreadable is reported (with what to do) and the
     checks that need it skipped.
@@ -182,7 +184,8 @@ def diagnose(
                 "install --notes FOLDER' with the folder that holds the notes"
             )
         report.add("notes folder", PROBLEM, detail)
-        check_hooks(report)
+        if hooks:
+            check_hooks(report)
         return report
     conn = _check_database(report, notes, db_path, skip, repair)
     try:
@@ -197,7 +200,8 @@ def diagnose(
         if not report.foreign:
             _check_permissions(report, db_path, repair)
         _check_notes(report, notes, skip, conn)
-        check_hooks(report)
+        if hooks:
+            check_hooks(report)
     finally:
         if conn is not None:
             conn.close()
@@ -531,10 +535,43 @@ def _check_notes(
         report.add("note", WARNING, f"{path}: {'; '.join(problems[path])}")
 
 
-def diagnose_hooks(cwd: Path | None = None) -> Report:
-    """Only the hook entries (:func:`check_hooks`): ``notesdb doctor`` without a notes folder."""
+def diagnose_hooks(cwd: Path | None = None, repair: bool = False) -> Report:
+    """``notesdb doctor`` without a notes folder: the hook entries (:func:`check_hooks`), then,
+    for each entry whose notes folder exists, what that hook runs with (:func:`diagnose`): its
+    config file (its ``--config``, else ``NOTESDB_CONFIG``, else the default place), its
+    database (its ``--db``, else the default for the folder) and its ``hook-errors.jsonl``. A
+    misspelt setting keeps every hook call silent; without this the bare doctor would call the
+    installation healthy.
+
+    :param repair: mend what can be mended in each entry's database (see the module docstring)
+    :returns: the checks; with more than one folder, each folder's checks are named after it
+    """
+    from notesdb import config as cfg
+    from notesdb.errors import ConfigError
+    from notesdb.install import find_installed
+
     report = Report("", "")
     check_hooks(report, cwd)
+    targets: dict[tuple[Path, Path, str | None], None] = {}
+    for f in find_installed(cwd):
+        notes = f.option("--notes")
+        exe = Path(f.executable)
+        try:
+            folder = Path(notes).expanduser() if notes else None
+            if folder is None or not folder.is_dir() or not (exe.is_file() and os.access(exe, os.X_OK)):
+                continue  # nothing that runs, or no folder to check: check_hooks said so
+            targets.setdefault((folder, cfg.resolve_db(f.option("--db"), folder), f.option("--config")))
+        except (NotesdbError, OSError, RuntimeError):
+            continue
+    for folder, db_path, config_option in targets:
+        try:
+            skip, problem = cfg.load_config(config_option).skip, ""
+        except ConfigError as e:
+            skip, problem = DEFAULT_SKIP, str(e)
+        config_file = cfg.config_path(config_option)
+        sub = diagnose(folder, db_path, skip=skip, repair=repair, config=(config_file, problem), hooks=False)
+        for c in sub.checks:
+            report.checks.append(Check(c.name if len(targets) == 1 else f"{c.name} ({folder})", c.status, c.detail))
     return report
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import jsonschema
 import pytest
 from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
-
+from notesdb.db import SCHEMA_VERSION
 from notesdb.gate import MAX_LINE_CHARS
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
@@ -240,6 +240,32 @@ def test_doctor_reports_every_entry_of_every_client(indexed: tuple[Path, Path], 
     assert hook_lines[3].startswith("problem  hook: Gemini CLI, user") and "moved-away does not exist" in hook_lines[3]
     assert hook_lines[4].startswith("problem  hook: 2 notesdb hooks for claude (") and "2 times" in hook_lines[4]
     assert lines[-1] == "3 problems left"
+
+
+def test_doctor_without_a_folder_checks_the_config_and_errors_of_the_installed_hook(
+    indexed: tuple[Path, Path], isolated_home: Path, tmp_path: Path
+) -> None:
+    """A misspelt setting in the default config keeps every hook call silent (the error goes to
+    hook-errors.jsonl): the bare doctor, which checks what the installed entry runs with, says
+    so. It used to check only that the entry's program and folder exist, and said healthy."""
+    vault, db = indexed
+    settings_with(isolated_home / ".claude" / "settings.json", "UserPromptSubmit",
+                  f"'{NOTESDB_EXE}' hook --notes '{vault}' --db '{db}'")  # fmt: skip
+    config = isolated_home / ".config" / "notesdb" / "notesdb.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[log]\nprompt = false\n")
+    hook = subprocess.run([str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)], capture_output=True,
+                          input=json.dumps({"session_id": "s", "hook_event_name": "UserPromptSubmit",
+                                            "prompt": COVERED_MESSAGE}).encode(), timeout=120)  # fmt: skip
+    assert (hook.returncode, hook.stdout, hook.stderr) == (0, b"", b"")
+    proc = doctor(cwd=tmp_path)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 1, lines
+    assert lines[1] == (f"problem  config: config file {config}: unknown [log] setting 'prompt', did you mean "
+                        "'prompts'? (known: prompts): the hook stays silent on every message until it is fixed")  # fmt: skip
+    errors = next(ln for ln in lines if ln.startswith("problem  hook errors: "))
+    assert errors.endswith("(no decision logged since: the hook is failing)")
+    assert lines[-1] == "2 problems left"
 
 
 def test_doctor_with_no_hook_installed_says_so(isolated_home: Path, tmp_path: Path) -> None:
