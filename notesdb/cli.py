@@ -562,10 +562,11 @@ def hook_install(
     warm: Annotated[Optional[bool], typer.Option("--warm/--no-warm", help="Ask a running 'notesdb mcp' first (hook --warm) [default: as the entry it replaces, else off].", show_default=False)] = None,
 ) -> None:
     """Add the hook to an assistant's settings (idempotent; keeps every other setting)."""
-    from notesdb.install import install, settings_path
+    from notesdb.install import check_can_install, install
 
     try:
-        settings_path(scope, client)  # a bad client or scope stops before any indexing
+        check_can_install(scope, client)  # a bad client, scope or settings file, or a hook in
+        # another file the client merges with this one, stops before any indexing
         folder = notes_folder(notes)
         db_path = cfg.resolve_db(db, folder).resolve()
         # build the index first: the first message is then judged against every note, and a

@@ -28,7 +28,7 @@ from notesdb import clients, jsonc
 from notesdb.clients import Client
 from notesdb.errors import NotesdbError
 
-__all__ = ["Installed", "Found", "executable", "install", "uninstall", "find_installed", "settings_path", "venv_warning"]
+__all__ = ["Installed", "Found", "executable", "check_can_install", "install", "uninstall", "find_installed", "settings_path", "venv_warning"]
 
 
 @dataclass
@@ -305,20 +305,11 @@ def _advice(client: Client, scope: str, path: Path) -> list[str]:
     return out
 
 
-def install(
-    notes: Path, db: Path, scope: str = "user", timeout: int = 10, *, client: str = "claude",
-    cwd: Path | None = None, config: Path | None = None, warm: bool | None = None,
-) -> Installed:  # fmt: skip
-    """Add (or update) the notesdb hook in ``client``'s settings file for ``scope``.
+def check_can_install(scope: str = "user", client: str = "claude", cwd: Path | None = None) -> Path:
+    """What :func:`install` checks before it writes, without writing: run it before building
+    an index for a hook that could not be added.
 
-    :param notes: the notes folder (absolute)
-    :param db: the database (absolute)
-    :param config: a config file for the hook (absolute), or None for its default
-    :param timeout: seconds the client waits for the hook
-    :param warm: write ``hook --warm`` (ask a running ``notesdb mcp`` first) or not; None keeps
-        what the entry being replaced in that file had (off when there is none)
-    :returns: what was done; ``changed`` is False when the same entry was already there, and
-        ``replaced`` names the notesdb entries of that file the new one replaced
+    :returns: the settings file the entry would go to
     :raises NotesdbError: bad client or scope, a settings file that is not a JSON object, or a
         notesdb hook already registered in another settings file the client merges with this one
     """
@@ -339,6 +330,30 @@ def install(
                 f"{path}: every prompt would get the line twice; remove it first with "
                 f"'notesdb hook uninstall --client {c.name} --scope {other}'"
             )
+    data, _ = _load(path)
+    _groups(data, c, path, create=False)
+    return path
+
+
+def install(
+    notes: Path, db: Path, scope: str = "user", timeout: int = 10, *, client: str = "claude",
+    cwd: Path | None = None, config: Path | None = None, warm: bool | None = None,
+) -> Installed:  # fmt: skip
+    """Add (or update) the notesdb hook in ``client``'s settings file for ``scope``.
+
+    :param notes: the notes folder (absolute)
+    :param db: the database (absolute)
+    :param config: a config file for the hook (absolute), or None for its default
+    :param timeout: seconds the client waits for the hook
+    :param warm: write ``hook --warm`` (ask a running ``notesdb mcp`` first) or not; None keeps
+        what the entry being replaced in that file had (off when there is none)
+    :returns: what was done; ``changed`` is False when the same entry was already there, and
+        ``replaced`` names the notesdb entries of that file the new one replaced
+    :raises NotesdbError: bad client or scope, a settings file that is not a JSON object, or a
+        notesdb hook already registered in another settings file the client merges with this one
+    """
+    c = _client(client)
+    path = check_can_install(scope, client, cwd)
     data, form = _load(path)
     exe = executable()
     groups = _groups(data, c, path, create=False)

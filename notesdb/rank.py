@@ -243,8 +243,9 @@ def rank(
                 body_share[(w, rowid)] = min(1.0, -b_ / fts_idf / s.body_saturation)
         places[w] = found
     place_weight = place_weights(s)
-    terms = {t.token for t in query.terms}
-    # the words of each snake_case name that only that name brings (query.bound)
+    terms = {t.token for t in query.terms if t.known}
+    # the words of each snake_case name some note holds (a word no note holds cannot be asked
+    # for: "SQLITE_BUSY_RECOVERY" still finds the note on SQLITE_BUSY)
     names = [ws for _, words in query.code_names if len(ws := {w for w in words if w in terms}) >= 2]
     for c in cands.values():
         for t in query.terms:
@@ -281,7 +282,8 @@ def _whole_names(c: Candidate, names: list[set[str]], bound: frozenset[str]) -> 
     a note on ``send_with_retries``; only the words the name alone brings are dropped.
     """
     held = {h.token for h in c.hits}
-    drop = {w for ws in names if not ws <= held for w in ws if w in bound}
+    kept = {w for ws in names if ws <= held for w in ws}  # a name held whole keeps its words
+    drop = {w for ws in names if not ws <= held for w in ws if w in bound and w not in kept}
     if drop:
         c.hits = [h for h in c.hits if h.token not in drop]
 

@@ -122,3 +122,17 @@ def test_a_note_named_by_its_file_holds_the_name(tmp_path: Path) -> None:
     with indexed_connection(tmp_path, notes) as c:
         d = decide(c, "get_commit_message returns None on a fresh repo")
     assert (d.spoken, d.notes) == (True, ["dev/get_commit_message.md"])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "send_with_retries works, send_with_timeout does not",  # a word shared with another name
+        "send_with_retries_v9 backs off how long?",  # a word no note holds is not asked for
+    ],
+)
+def test_a_name_the_note_holds_keeps_its_words_beside_other_names(conn: sqlite3.Connection, message: str) -> None:
+    d = decide(conn, message)
+    top = d.top_scores[0]
+    assert top["path"] == "projects/chatbot.md"
+    assert [h for h in top["hits"] if h.startswith(("send", "retr"))] == ["send", "retries"]

@@ -458,6 +458,11 @@ def test_a_second_registration_in_a_merged_file_is_refused(
         f"'notesdb hook uninstall --client claude --scope {first}'\n"
     )
     assert first_path.read_bytes() == before and not second_path.exists()
+    # refused before any indexing: no database is built for a hook that is not added
+    fresh = tmp_path / "second.db"
+    r = notesdb("hook", "install", "--notes", str(notes), "--scope", second, "--db", str(fresh), cwd=project)
+    assert r.returncode == 1 and r.stderr.startswith("Error: a notesdb hook is already registered in ")
+    assert not fresh.exists() and not second_path.exists()
 
 
 def test_an_old_exec_form_entry_is_replaced(notes: Path, isolated_home: Path) -> None:
