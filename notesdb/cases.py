@@ -161,7 +161,9 @@ def evaluate(
 ) -> tuple[dict[str, Any], list[Outcome]]:
     """Run every case through the hook's judgement and score the set.
 
-    :returns: (summary as from :func:`score` plus ``failures``, the outcomes)
+    :returns: (summary as from :func:`score` plus ``failures`` and ``not_indexed``, the
+        expected paths that are no note of the index: a typo in the cases, a note moved, or one
+        that ``[index] skip`` leaves out; such a case can never be a hit), the outcomes)
     """
     if decide_fn is None:
         from notesdb.decide import decide
@@ -185,4 +187,6 @@ def evaluate(
         for o in outcomes
         if o.result not in ("hit", "silent")
     ]
+    indexed = {row[0] for row in conn.execute("SELECT path FROM notes")}
+    summary["not_indexed"] = sorted({p for c in cases for p in c.expect if p not in indexed})
     return summary, outcomes

@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from notesdb import config as cfg
-from notesdb.errors import ConfigError, DatabaseDamaged, NotesdbError
+from notesdb.errors import ConfigError, DatabaseDamaged, NotesdbError, extra_hint
 
 if TYPE_CHECKING:
     from notesdb.sync import SyncStats
 
 #: ``-h`` as well as ``--help``, for every command (click hands it down to each subcommand).
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+#: Code names ``check --explain`` lists before "and N more": a pasted file can hold hundreds.
+EXPLAIN_NAMES = 10
 
 app = typer.Typer(
     help="Tell your AI assistant which of your Markdown notes cover each message, or nothing.",
@@ -265,7 +267,7 @@ def index(
         from notesdb.meaning import available
 
         if not available():
-            fail("--meaning needs the meaning extra: install it from a checkout of notesdb with pip install -e '.[meaning]'")
+            fail(f"--meaning needs the meaning model: {extra_hint('meaning')}")
     embedded = None
 
     notes, db, config = _installed_defaults(notes, db, config)
@@ -288,10 +290,13 @@ def index(
                 conn.close()
             conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
         total = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
-        from notesdb.meter import measure, store
+        from notesdb.meter import measure, still_valid, store
 
-        reading = measure(conn, conf.gate)
-        store(conn, reading)
+        # a folder that did not change keeps its reading (same notes, settings and version)
+        reading = None if (stats.changed or rebuild or moved) else still_valid(conn, conf.gate)
+        if reading is None:
+            reading = measure(conn, conf.gate)
+            store(conn, reading, conf.gate)
         if meaning:
             embedded = _embed_notes(conn, conf.meaning_model, progress=not json_out and sys.stderr.isatty())
     except NotesdbError as e:
@@ -509,8 +514,13 @@ def check(
             typer.echo(f"corrected: {a} → {b}")
         for a, b in d.expansions:
             typer.echo(f"expanded:  {a} → {b}")
-        for name in d.whole_names:
-            typer.echo(f"code name: {name} (its words count only in a note holding all of them)")
+        if d.whole_names:
+            shown = ", ".join(d.whole_names[:EXPLAIN_NAMES])
+            more = len(d.whole_names) - EXPLAIN_NAMES
+            typer.echo(
+                f"code names: {shown}{f' and {more} more' if more > 0 else ''} "
+                "(their words count only in a note holding all of a name's words)"
+            )
         typer.echo("candidates (evidence = sum of weight x IDF x place; coverage = share of the message):")
         for i, c in enumerate(d.top_scores):
             typer.echo(
@@ -579,7 +589,7 @@ def hook_install(
         from notesdb.meter import measure, store, stored
 
         if stored(o.conn) is None:  # measured once here, so that doctor has it from the start
-            store(o.conn, measure(o.conn, o.config.gate))
+            store(o.conn, measure(o.conn, o.config.gate), o.config.gate)
         done = install(folder.resolve(), db_path, scope, timeout, client=client, config=config_path, warm=warm)
     except NotesdbError as e:
         fail(str(e))
@@ -1127,7 +1137,7 @@ def mcp_cmd(
     try:
         import mcp.server  # noqa: F401
     except ImportError:
-        fail("the MCP server needs the mcp package: install the mcp extra, from a checkout of notesdb with pip install -e '.[mcp]'")
+        fail(f"the MCP server needs the mcp package: {extra_hint('mcp')}")
     from notesdb.server import Place, main
 
     place = Place(

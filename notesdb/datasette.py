@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from notesdb.errors import NotesdbError
+from notesdb.errors import NotesdbError, extra_hint
 
 __all__ = ["METADATA_FILE", "INSTALL_HINT", "database_name", "metadata", "serve_command", "serve"]
 
@@ -29,7 +29,7 @@ METADATA_FILE = Path(__file__).with_name("datasette-metadata.yaml")
 #: The database key used in :data:`METADATA_FILE`.
 _TEMPLATE_NAME = "notes"
 #: What to tell a user who runs the command without Datasette.
-INSTALL_HINT = "install the datasette extra, from a checkout of notesdb with pip install -e '.[datasette]'"
+INSTALL_HINT = extra_hint("datasette")
 
 
 def database_name(db_path: Path) -> str:

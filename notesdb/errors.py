@@ -44,3 +44,17 @@ class ConfigError(NotesdbError):
 
 class IndexBusy(DatabaseUnavailable):
     """Another process is updating the index (the hook answers from the index as it is)."""
+
+
+def extra_hint(extra: str) -> str:
+    """How to install one of notesdb's optional extras, for a checkout and for a pipx install.
+
+    notesdb is installed from its folder, not from a package index, so ``pip install
+    'notesdb[mcp]'`` cannot work: ``extra_hint("mcp")`` ->
+    ``"install the mcp extra: pip install -e '.[mcp]' in a checkout of notesdb, or pipx install
+    --force '/path/to/notesdb[mcp]'"``.
+    """
+    return (
+        f"install the {extra} extra: pip install -e '.[{extra}]' in a checkout of notesdb, "
+        f"or pipx install --force '/path/to/notesdb[{extra}]'"
+    )

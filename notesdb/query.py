@@ -512,20 +512,26 @@ def code_names(text: str) -> list[tuple[str, list[str]]]:
     :param text: the message (clipped)
     :returns: ``(name as typed, its words as :func:`notesdb.text.words` reads them)``
     """
+    return _scan_names(text)[0]
+
+
+def _scan_names(text: str) -> tuple[list[tuple[str, list[str]]], dict[str, int]]:
+    """One pass of ``_SNAKE_NAME`` over ``text``: :func:`code_names`, and how often each word
+    occurs inside a name (every occurrence of every name counted)."""
     seen: dict[str, list[str]] = {}
-    for m in _SNAKE_NAME.finditer(text):
-        name = m.group(0)
-        if name not in seen:
-            seen[name] = text_words(name)
-    return [(name, words) for name, words in seen.items() if len(words) >= 2]
-
-
-def _bound_words(tokens: list[str], names: list[tuple[str, list[str]]], text: str) -> frozenset[str]:
-    """The words of ``tokens`` met only inside ``names`` (each occurrence of every name counted)."""
     inside: dict[str, int] = {}
     for m in _SNAKE_NAME.finditer(text):
-        for w in text_words(m.group(0)):
+        name = m.group(0)
+        words = seen.get(name)
+        if words is None:
+            words = seen[name] = text_words(name)
+        for w in words:
             inside[w] = inside.get(w, 0) + 1
+    return [(name, words) for name, words in seen.items() if len(words) >= 2], inside
+
+
+def _bound_words(tokens: list[str], inside: dict[str, int]) -> frozenset[str]:
+    """The words of ``tokens`` met only inside code names (``inside``: occurrences within names)."""
     everywhere: dict[str, int] = {}
     for tok in tokens:
         everywhere[tok] = everywhere.get(tok, 0) + 1
@@ -651,7 +657,7 @@ def build_query(
         keep = set(id(t) for t in sorted(terms, key=rarity)[:MAX_TERMS])
         terms = [t for t in terms if id(t) in keep]
         truncated = True
-    names = code_names(text)
+    names, inside = _scan_names(text)
     return Query(
         terms=terms,
         stopwords=list(stop),
@@ -659,5 +665,5 @@ def build_query(
         truncated=truncated,
         language=lang,
         code_names=names,
-        bound=_bound_words(tokens, names, text) if names else frozenset(),
+        bound=_bound_words(tokens, inside) if names else frozenset(),
     )

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from notesdb.errors import NotesdbError
+from notesdb.errors import NotesdbError, extra_hint
 from notesdb.settings import Settings
 from notesdb.tune import TUNED, TuneReport, quantiles, rates, threshold_marks
 
@@ -46,6 +46,13 @@ def summary_lines(s: dict[str, Any]) -> list[str]:
         msg = f["message"].replace("\n", " ")[:90]
         out.append(f"  {f['id']} [{f['kind']}] {f['result']} ({f['route']}): {msg!r}")
         out.append(f"      named {f['named'] or '-'}; expected {f['expected'] or 'silence'}")
+    missing = s.get("not_indexed") or []
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        out.append(
+            f"\nwarning: {len(missing)} expected path{'s are' if len(missing) != 1 else ' is'} not a note "
+            f"of the index (a typo, a moved note, or one [index] skip leaves out): {shown}"
+        )
     return out
 
 
@@ -196,8 +203,7 @@ def evidence_cap(report: TuneReport) -> float:
 
 #: What to do when ``--plot`` finds no matplotlib. notesdb is not on a package index, so
 #: ``pip install 'notesdb[plot]'`` cannot work: the extra is installed from the checkout.
-PLOT_HINT = ("--plot needs matplotlib: install the plot extra, from a checkout of notesdb with "
-             "pip install -e '.[plot]' (or pip install matplotlib in notesdb's environment)")
+PLOT_HINT = f"--plot needs matplotlib: {extra_hint('plot')} (or pip install matplotlib in notesdb's environment)"
 
 
 def plot_tune(report: TuneReport, path: str | os.PathLike[str]) -> Path:

@@ -237,7 +237,8 @@ def test_index_meaning_without_the_extra_says_how_to_install_it_from_a_checkout(
                           env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == (
-        "Error: --meaning needs the meaning extra: install it from a checkout of notesdb with pip install -e '.[meaning]'\n"
+        "Error: --meaning needs the meaning model: install the meaning extra: pip install -e '.[meaning]' in a "
+        "checkout of notesdb, or pipx install --force '/path/to/notesdb[meaning]'\n"
     )
     assert not db_path.exists()
 
@@ -725,3 +726,31 @@ def test_search_prints_no_control_character_of_a_note(tmp_path: Path) -> None:
     r = subprocess.run([str(NOTESDB_EXE), "search", "zebrastripe", "--json", "--notes", str(vault), "--db", str(db)],
                        capture_output=True, text=True, timeout=60)
     assert json.loads(r.stdout)["results"][0]["path"] == "zebra\x7f\x07.md"
+
+
+def test_index_keeps_the_meter_reading_while_nothing_changed(vault: Path, db_path: Path, tmp_path: Path) -> None:
+    """A second ``index`` of an unchanged folder reuses the stored false-alarm reading; a changed
+    note, or other gate settings, measure it again."""
+    args = ["--notes", str(vault), "--db", str(db_path)]
+    assert invoke("index", *args).exit_code == 0
+
+    def mark() -> None:  # a sentinel in the stored reading: gone when measured again
+        with sqlite3.connect(db_path) as conn:
+            value = json.loads(conn.execute("SELECT value FROM meta WHERE key = 'false_alarm_meter'").fetchone()[0])
+            value["examples"] = ["sentinel"]
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'false_alarm_meter'", (json.dumps(value),))
+        conn.close()
+
+    def examples(r: Any) -> list[str]:
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)["false_alarm_meter"]["examples"]
+
+    mark()
+    assert examples(invoke("index", *args, "--json")) == ["sentinel"]  # nothing changed: kept
+    config = tmp_path / "quiet.toml"
+    config.write_text("[gate]\nstrong_evidence = 50.0\n", encoding="utf-8")
+    assert examples(invoke("index", *args, "--config", str(config), "--json")) != ["sentinel"]  # settings
+    mark()
+    assert examples(invoke("index", *args, "--config", str(config), "--json")) == ["sentinel"]
+    (vault / "new-note.md").write_text("# Sourdough starter\n\nFeed it twice a day.\n", encoding="utf-8")
+    assert examples(invoke("index", *args, "--config", str(config), "--json")) != ["sentinel"]  # a note

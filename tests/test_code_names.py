@@ -136,3 +136,27 @@ def test_a_name_the_note_holds_keeps_its_words_beside_other_names(conn: sqlite3.
     top = d.top_scores[0]
     assert top["path"] == "projects/chatbot.md"
     assert [h for h in top["hits"] if h.startswith(("send", "retr"))] == ["send", "retries"]
+
+
+def test_explain_lists_a_long_paste_s_code_names_on_one_line(tmp_path: Path) -> None:
+    """A pasted file with 30 snake_case names: ``check --explain`` names the first
+    ``EXPLAIN_NAMES`` (10) on one line and counts the rest, instead of 30 lines."""
+    from typer.testing import CliRunner
+
+    from notesdb.cli import EXPLAIN_NAMES, app
+
+    vault = tmp_path / "notes"
+    for rel, text in NOTES.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    paste = " ".join(f"col_{i:02d}_value" for i in range(30))
+    r = CliRunner().invoke(
+        app, ["check", paste, "--notes", str(vault), "--db", str(tmp_path / "n.db"), "--explain"], catch_exceptions=False
+    )
+    assert r.exit_code == 0, r.output
+    lines = [line for line in r.output.splitlines() if line.startswith("code name")]
+    assert EXPLAIN_NAMES == 10
+    assert lines == [
+        "code names: " + ", ".join(f"col_{i:02d}_value" for i in range(10)) + " and 20 more "
+        "(their words count only in a note holding all of a name's words)"
+    ]

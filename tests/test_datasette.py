@@ -310,8 +310,9 @@ def test_missing_datasette_is_one_error_line(tmp_path: Path) -> None:
         capture_output=True, text=True, env=_env(tmp_path), timeout=60,
     )
     assert done.returncode == 1
-    assert done.stderr == ("Error: Datasette is not installed: install the datasette extra, from a checkout "
-                           "of notesdb with pip install -e '.[datasette]'\n")
+    assert done.stderr == ("Error: Datasette is not installed: install the datasette extra: pip install -e "
+                           "'.[datasette]' in a checkout of notesdb, or pipx install --force "
+                           "'/path/to/notesdb[datasette]'\n")
     assert done.stdout == ""
     assert not (tmp_path / "x.db").exists()
 

@@ -375,8 +375,8 @@ def test_tune_plot_without_matplotlib_is_one_line(tiny: dict[str, Path], tmp_pat
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     r = invoke("tune", str(tiny["cases"]), *opts(tiny), "--plot", str(tmp_path / "t.png"))
     assert r.exit_code == 1 and r.stderr.strip() == (
-        "Error: --plot needs matplotlib: install the plot extra, from a checkout of notesdb with "
-        "pip install -e '.[plot]' (or pip install matplotlib in notesdb's environment)"
+        "Error: --plot needs matplotlib: install the plot extra: pip install -e '.[plot]' in a checkout of "
+        "notesdb, or pipx install --force '/path/to/notesdb[plot]' (or pip install matplotlib in notesdb's environment)"
     )
 
 
@@ -402,6 +402,7 @@ def test_sweep_equals_evaluate_setting_by_setting(tiny: dict[str, Path]) -> None
     for s, summary in results:
         expected, _ = cases_mod.evaluate(conn, cases, s)
         expected.pop("failures")
+        expected.pop("not_indexed")
         assert summary == expected
     # no note covers more than all of a message: coverage thresholds above 1 silence every route
     silent = [summ for s, summ in results if s.strong_coverage == s.lead_coverage == 1.1]
@@ -476,3 +477,24 @@ def test_tune_write_keeps_a_linked_config_and_its_mode(tiny: dict[str, Path], tm
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert stat.S_IMODE(real.stat().st_mode) == 0o640
     assert all(f"\n{k} = " in real.read_text() for k in tune.TUNED)
+
+
+def test_eval_warns_of_expected_paths_that_are_no_note(tiny: dict[str, Path]) -> None:
+    """A case expecting a path the index lacks (a typo, a moved note) can never be a hit: eval
+    names such paths, in its JSON and in one warning line."""
+    cases = tiny["cases"].with_name("typo.jsonl")
+    rows = [
+        {"id": "t1", "message": "vaillant boiler pressure filling loop", "expect": ["home/vaillant-boiler.md"], "kind": "hit"},
+        {"id": "t2", "message": "brompton hub gears sturmey archer", "expect": ["bikes/bromptom-hub.md"], "kind": "hit"},
+    ]
+    cases.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    r = invoke("eval", str(cases), *opts(tiny), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["not_indexed"] == ["bikes/bromptom-hub.md"]
+    r = invoke("eval", str(cases), *opts(tiny))
+    assert r.stdout.splitlines()[-2] == (
+        "warning: 1 expected path is not a note of the index (a typo, a moved note, or one "
+        "[index] skip leaves out): bikes/bromptom-hub.md"
+    )
+    r = invoke("eval", str(tiny["cases"]), *opts(tiny))
+    assert "warning:" not in r.stdout

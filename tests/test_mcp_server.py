@@ -240,4 +240,7 @@ def test_mcp_without_the_sdk_installed_says_how_to_get_it(tmp_path: Path) -> Non
     env = dict(os.environ, PYTHONPATH=str(tmp_path / "hide"))
     proc = subprocess.run([str(NOTESDB_EXE), "mcp"], env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 1
-    assert proc.stderr.decode().strip() == "Error: the MCP server needs the mcp package: install the mcp extra, from a checkout of notesdb with pip install -e '.[mcp]'"
+    assert proc.stderr.decode().strip() == (
+        "Error: the MCP server needs the mcp package: install the mcp extra: pip install -e '.[mcp]' in a checkout "
+        "of notesdb, or pipx install --force '/path/to/notesdb[mcp]'"
+    )
