@@ -26,6 +26,8 @@ the first of eight routes whose thresholds are met (:func:`verdict`):
 8. ``named``: the message holds a whole name of the note made of a word no English word list
    holds ("tokmeter says 6 quid already today" names ``projects/tokmeter.md``), even typed with
    a typo or cut short, and the note leads the second (:func:`coined_name`).
+9. ``full-name``: the message holds every word of a name of the note of two words or more ("where
+   does pip keep its cache" names ``pip-cache.md``), and of no other candidate (:func:`full_name`).
 
 Anything else stays silent, with the reason. A note after the first is named on its own merit:
 evidence that the notes named before it lack, at a coverage near the top note's.
@@ -72,6 +74,7 @@ class Route:
     MARGIN: Final = "margin"
     ABOUT: Final = "about"
     NAMED: Final = "named"
+    FULL_NAME: Final = "full-name"
     NO_TERMS: Final = "no-terms"  # nothing searchable in the message
     NO_MATCH: Final = "no-match"  # no note holds a word of the message
     TIE: Final = "tie"  # no note leads the others
@@ -90,7 +93,7 @@ ROUTE_OFF: Final = 99.0
 
 #: The routes through which the gate speaks.
 SPOKEN: Final = frozenset(
-    {Route.STRONG, Route.LEAD, Route.RARE, Route.AHEAD, Route.SOLE, Route.MARGIN, Route.ABOUT, Route.NAMED}
+    {Route.STRONG, Route.LEAD, Route.RARE, Route.AHEAD, Route.SOLE, Route.MARGIN, Route.ABOUT, Route.NAMED, Route.FULL_NAME}
 )
 
 #: The added line never exceeds this many characters.
@@ -273,15 +276,48 @@ def title_share(cand: Candidate) -> float | None:
     :returns: a share in [0, 1], or None when the note has no such names
     """
     best: float | None = None
+    for _, ws, share in _held_names(cand):
+        best = share if best is None else max(best, share)
+    return best
+
+
+def _held_names(cand: Candidate) -> list[tuple[str, list[str], float]]:
+    """Each name of the note (:func:`_names`) with the share of its words the message holds in
+    the note's title column (:func:`title_share`)."""
     found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
+    out = []
     for name, ws in _names(cand):
         held = set(found)
         for a, b in joined_pairs(name):
             if a + b in found:
                 held.update((a, b))
-        share = sum(1 for w in ws if w in held) / len(ws)
-        best = share if best is None else max(best, share)
-    return best
+        out.append((name, ws, sum(1 for w in ws if w in held) / len(ws)))
+    return out
+
+
+def full_name(cand: Candidate, others: list[Candidate], settings: Settings) -> str | None:
+    """A name of the note (title, file name or an alias) of at least ``settings.full_name_words``
+    subject words, every one of which the message holds (:func:`title_share` 1.0), when no other
+    candidate has a name of as many words that the message holds whole. "where does pip keep
+    its cache" holds the whole of ``pip-cache.md``'s file name; "pip" alone names the pip notes
+    all alike. A name of one word is not enough: a generic question holds one word of some note's
+    name easily ("what is the greenhouse effect", "what is an index fund").
+
+    :returns: the name as written, or None
+    """
+    n = settings.full_name_words
+    whole = [name for name, ws, share in _held_names(cand) if len(ws) >= n and share >= 1.0]
+    # each word typed as it is (or another form, two letters swapped, a long prefix:
+    # :func:`_typed_whole`) and counting as a matched word: "aaa" expanded into "aaaudit" does not
+    # name ``aa-audit.md``, nor do "go" and "get", everyday words, name ``go-get.md``
+    typed = [h for h in cand.hits if h.place == "title" and h.evidence >= settings.word_evidence and _typed_whole(h)]
+    whole = [name for name in whole if _held_as_typed(name, typed)]
+    if not whole:
+        return None
+    for other in others:
+        if any(len(ws) >= n and share >= 1.0 for _, ws, share in _held_names(other)):
+            return None
+    return whole[0]
 
 
 def off_title(top: Candidate, settings: Settings) -> bool:
@@ -378,7 +414,9 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
       ``about_held``;
     - ``named``: the message holds a whole name of the note with a word no English word list
       holds (:func:`coined_name`: "tokmeter"), a lead >= ``named_min_lead``, coverage >=
-      ``named_coverage``.
+      ``named_coverage``;
+    - ``full-name``: the message holds every word of a name of the note of at least
+      ``full_name_words`` words, and of no other candidate's (:func:`full_name`).
 
     A note after the first is named on its own merit: evidence the notes named before it lack
     >= ``extra_evidence``, and coverage >= ``extra_share`` times the top note's.
@@ -437,6 +475,8 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         route = Route.ABOUT
     elif ahead >= s.named_min_lead and top.coverage >= s.named_coverage and coined_name(top) is not None:
         route = Route.NAMED
+    elif full_name(top, cands[1:], s) is not None:
+        route = Route.FULL_NAME
     else:
         return Route.WEAK, []
     named = [top]
@@ -521,10 +561,10 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         )
         return d
     if route == Route.WEAK:
-        needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s)]
+        needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s, cands[1:])]
         d.reasons.append("no route: " + "; ".join(needs))
         return d
-    d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s))
+    d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s, cands[1:]))
     for c in named[1:]:
         d.reasons.append(
             f"also {c.path}: {margin(c, named[: named.index(c)]):.2f} evidence the notes before it lack"
@@ -555,7 +595,7 @@ def _word_count(n: int, need: int) -> str:
 
 
 def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float,
-              s: Settings) -> list[tuple[str, list[str]]]:
+              s: Settings, others: list[Candidate]) -> list[tuple[str, list[str]]]:
     """For a silent ``weak`` verdict: each route (margin and about only when switched on,
     below ``ROUTE_OFF``) with the conditions of :func:`verdict` it fails, in words and values.
     The tests are verdict's, written out again for the explanation only: :func:`verdict` stays
@@ -651,7 +691,33 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
     if coined_name(top) is None:
         f.append("the message holds no whole name of the note made of a word English does not know")
     out.append((Route.NAMED, f))
+    if full_name(top, others, s) is None:
+        out.append((Route.FULL_NAME, [_no_full_name(top, others, s)]))
     return out
+
+
+def _held_as_typed(name: str, hits: list[Hit]) -> bool:
+    """True when ``hits`` hold every subject word of ``name``, a joined pair counting for both."""
+    found = {h.word for h in hits}
+    held = set(found)
+    for a, b in joined_pairs(name):
+        if a + b in found:
+            held.update((a, b))
+    return all(w in held for w in _subject_words(name))
+
+
+def _no_full_name(top: Candidate, others: list[Candidate], s: Settings) -> str:
+    """Why :func:`full_name` found no name (for ``--explain``)."""
+    n = s.full_name_words
+    whole = [name for name, ws, share in _held_names(top) if len(ws) >= n and share >= 1.0]
+    if not whole:
+        return f"the message holds no name of the note of {n} or more words whole"
+    typed = [h for h in top.hits if h.place == "title" and h.evidence >= s.word_evidence and _typed_whole(h)]
+    if not any(_held_as_typed(name, typed) for name in whole):
+        return (f"the message holds the note's name '{whole[0]}' only through a correction, a short prefix "
+                f"or a word of weight < {s.word_evidence}")
+    rival = next(o for o in others if any(len(ws) >= n and share >= 1.0 for _, ws, share in _held_names(o)))
+    return f"the message also holds a whole name of {rival.path}"
 
 
 def _not_named(cands: list[Candidate], named: list[Candidate], s: Settings) -> list[str]:
@@ -683,7 +749,7 @@ def _leads(ahead: float, second: Candidate | None, bar: float) -> str:
 
 
 def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: float, gap: float,
-               rare: list[Hit], s: Settings) -> str:
+               rare: list[Hit], s: Settings, others: list[Candidate]) -> str:
     """Why the gate spoke through ``route``, in words (only that route's reason is built)."""
     if route == Route.STRONG:
         return (
@@ -737,6 +803,11 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
         return (
             f"named: the message holds the note's name '{coined_name(top)}', which English does not know; "
             f"{_leads(ahead, second, s.named_min_lead)}, coverage {top.coverage:.2f} >= {s.named_coverage}"
+        )
+    if route == Route.FULL_NAME:
+        return (
+            f"full-name: the message holds every word of the note's name '{full_name(top, others, s)}', "
+            f"and no other candidate's name whole; {_leads(ahead, second, s.min_lead)}"
         )
     raise ValueError(f"not a route that speaks: {route}")
 

@@ -105,6 +105,14 @@ class Settings:
     #: ``choose.py --gate-only --axes named_min_lead,named_coverage --loso`` (coverage 0-0.4)
     #: keeps 0.2 and 1.5 on all tuning halves and without each set
     named_coverage: float = 0.2
+    #: full-name route (``notesdb.gate.full_name``): the message holds every word of a name of
+    #: the note (title, file name, alias) of at least this many subject words, and of no other
+    #: candidate's. Measured on the tuning halves and the 510 generic messages against each
+    #: tuning folder: 2 adds 1 hit and no wrong answer or false alarm (the check halves: 1 hit,
+    #: nothing wrong); 1 adds the same hit and 7 false alarms, 5 of them generic ("what is the
+    #: greenhouse effect" naming ``garden/greenhouse.md``, "what is an index fund" ``Index.md``).
+    #: 99 switches the route off
+    full_name_words: int = 2
     #: strong route: the lead it needs over the second (every route needs ``min_lead``; a
     #: coding request adding up everyday words past ``strong_evidence`` has little lead).
     #: Swept 1.1-1.5 with ``bench/choose.py``: see the README's figures for the choice
@@ -353,4 +361,4 @@ SCORING: Final = (
 #: Settings a score is divided by or that scale a share: zero would divide by zero or say nothing.
 _POSITIVE: Final = {"body_saturation": "a body word's BM25 weight is read as a share of it"}
 #: Settings that are whole numbers, and what they count.
-_WHOLE_NUMBERS: Final = {"strong_words": "words", "lead_words": "words", "ahead_words": "words", "sole_doc_freq": "notes", "reference_notes": "notes", "min_idf_notes": "notes"}
+_WHOLE_NUMBERS: Final = {"full_name_words": "words", "strong_words": "words", "lead_words": "words", "ahead_words": "words", "sole_doc_freq": "notes", "reference_notes": "notes", "min_idf_notes": "notes"}

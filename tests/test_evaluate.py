@@ -395,7 +395,7 @@ def test_sweep_equals_evaluate_setting_by_setting(tiny: dict[str, Path]) -> None
     conn = open_db(tiny["db"])
     sync(conn, tiny["vault"])
     cases = cases_mod.load_cases(tiny["cases"])
-    base = Settings(rare_coverage=1.1, ahead_coverage=1.1, sole_held=1.1)
+    base = Settings(rare_coverage=1.1, ahead_coverage=1.1, sole_held=1.1, full_name_words=99)
     grid = tune.make_grid(base, {"strong_coverage": (0.3, 1.1), "lead_coverage": (0.3, 1.1)})
     assert len(grid) == 3 * 3  # each axis also gets the configured value
     results = tune.sweep(conn, cases, grid)
@@ -405,6 +405,7 @@ def test_sweep_equals_evaluate_setting_by_setting(tiny: dict[str, Path]) -> None
         expected.pop("not_indexed")
         assert summary == expected
     # no note covers more than all of a message: coverage thresholds above 1 silence every route
+    # that asks for coverage (the full-name route, which does not, is off in ``base``)
     silent = [summ for s, summ in results if s.strong_coverage == s.lead_coverage == 1.1]
     assert len(silent) == 1 and silent[0]["named"] == 0 and silent[0]["precision"] is None
     assert set(tune.default_axes(base)) == set(tune.TUNED)

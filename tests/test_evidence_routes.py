@@ -171,7 +171,7 @@ def test_named_route_needs_a_word_english_does_not_know(named: sqlite3.Connectio
     question about glaciers stays silent."""
     d = decide(named, "how does a glacier leave a moraine behind")
     assert (d.spoken, d.route) == (False, "weak")
-    assert d.reasons[-1].endswith("named: the message holds no whole name of the note made of a word English does not know")
+    assert "; named: the message holds no whole name of the note made of a word English does not know;" in d.reasons[-1]
 
 
 @pytest.mark.parametrize(
@@ -203,3 +203,65 @@ def test_named_route_waits_for_the_rare_english_words(named: sqlite3.Connection)
         named.execute("DELETE FROM english_rare")
     d = decide(named, "tokmeter says 6 quid already today, that cant be right")
     assert (d.spoken, d.route) == (False, "weak")
+
+
+FULL_NAME_NOTES = dict(FILLER)
+FULL_NAME_NOTES.update(
+    {
+        "til/python/pip-cache.md": "# The location of the pip cache directory\n\n`pip cache dir` prints "
+        "it; on macOS it is under ~/Library.\n",
+        "til/python/pip-tools.md": "# Using pip-tools\n\nA lock file of pinned versions from "
+        "pip-compile; the cache of resolved versions speeds it up.\n",
+        "research/prompt-caching.md": "# Prompt caching costs\n\nKeeps the prefix warm for five minutes.\n",
+        "til/go/go-get.md": "# go get\n\nAdds a dependency to the current module.\n",
+        "til/go/go-modules.md": "# Go modules\n\nA module is a tree of packages; get them with go get.\n",
+        "til/docker/docker-cache.md": "# Docker cache\n\nLayer cache busting with a build argument.\n",
+        "til/python/pip-user.md": "# pip install --user\n\nPuts packages under ~/.local; mind the cache.\n",
+        "til/python/pip-index.md": "# A private pip index\n\nPIP_INDEX_URL in the environment; the cache "
+        "holds wheels from both.\n",
+        "til/web/http-cache.md": "# HTTP cache headers\n\nCache-Control: max-age and immutable.\n",
+        "til/web/cdn.md": "# CDN\n\nThe edge cache keeps a copy near the reader.\n",
+    }
+)
+
+
+@pytest.fixture()
+def full(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    with indexed_connection(tmp_path, FULL_NAME_NOTES) as c:
+        yield c
+
+
+def test_full_name_route_speaks_when_the_message_holds_a_whole_name(full: sqlite3.Connection) -> None:
+    """Both words of ``pip-cache.md``'s file name are in the message; the other pip notes and a
+    caching note hold "pip" or "cache" too (one word of each of their names): the lead is small
+    (1.16x), no other route speaks, this one does."""
+    d = decide(full, "where does pip keep its cache")
+    assert (d.spoken, d.route, d.notes) == (True, "full-name", ["til/python/pip-cache.md"])
+    assert d.reasons[-2].startswith(
+        "spoke by full-name: the message holds every word of the note's name 'pip-cache', and no other "
+        "candidate's name whole; leads the second "
+    )
+    off = decide(full, "where does pip keep its cache", replace(Settings(), full_name_words=99))
+    assert (off.spoken, off.route) == (False, "weak")
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        # two notes named whole: which one is meant is not said
+        ("pip cache or docker cache, which one", "the message also holds a whole name of til/python/pip-cache.md"),
+        # one word of a name is not the name
+        ("where does pip keep its stuff", "the message holds no name of the note of 2 or more words whole"),
+        # everyday words: "go" and "get" say nothing of go-get.md
+        ("where do i go to get my tax form", "the message holds the note's name 'go get' only through"),
+    ],
+)
+def test_full_name_route_needs_one_clear_whole_name(full: sqlite3.Connection, message: str, reason: str) -> None:
+    from notesdb.decide import decide_with_ranking
+    from notesdb.gate import _no_full_name, full_name
+
+    d, r = decide_with_ranking(full, message, Settings())
+    assert d.route != "full-name" and r is not None
+    top, others = r.candidates[0], r.candidates[1:]
+    assert full_name(top, others, Settings()) is None
+    assert _no_full_name(top, others, Settings()).startswith(reason)
