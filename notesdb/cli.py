@@ -215,38 +215,59 @@ def _echo(lines: list[str]) -> None:
         typer.echo(line)
 
 
+#: Said after "no database" or "no notes folder" when the installed hook entries disagree.
+_ENTRIES_DISAGREE = (
+    "the installed notesdb hooks name different folders, databases or configs ({entries}),"
+    " so none of them is the default"
+)
+
+
 def _installed_defaults(
     notes: Path | None, db: Path | None, config: Path | None
-) -> tuple[Path | None, Path | None, Path | None]:
-    """``(notes, db, config)`` with the installed hook's, when none of them is given (options or
-    ``NOTESDB_NOTES``/``NOTESDB_DB``/``NOTESDB_CONFIG``) and every notesdb hook entry found in the
-    assistants' settings (``install.find_installed``) names the same folder and database: after
-    ``notesdb hook install``, ``notesdb log`` and ``notesdb search`` work on what the hook uses.
-    Otherwise they are returned as given."""
+) -> tuple[Path | None, Path | None, Path | None, str]:
+    """``(notes, db, config, hint)`` with the installed hook's, when none of them is given (options
+    or ``NOTESDB_NOTES``/``NOTESDB_DB``/``NOTESDB_CONFIG``) and every notesdb hook entry found in
+    the assistants' settings (``install.find_installed``) names the same folder, database and
+    config: after ``notesdb hook install``, ``notesdb log`` and ``notesdb search`` work on what the
+    hook uses. Otherwise they are returned as given, and when installed entries disagree,
+    ``hint`` says so (:data:`_ENTRIES_DISAGREE`, to follow a "no database" error); else ``""``."""
     if notes or db or any(os.environ.get(v) for v in ("NOTESDB_NOTES", "NOTESDB_DB")):
-        return notes, db, config
+        return notes, db, config, ""
     from notesdb.install import find_installed
 
     try:
-        found = {(f.option("--notes"), f.option("--db"), f.option("--config")) for f in find_installed()}
+        entries = find_installed()
     except Exception:  # a settings file notesdb cannot read: as if nothing were installed
-        return notes, db, config
+        return notes, db, config, ""
+    found = {(f.option("--notes"), f.option("--db"), f.option("--config")) for f in entries}
+    if len(found) > 1:
+        named = sorted({f"{f.client.name} {f.scope}: " + " ".join(
+            f"{opt} {val}" for opt in ("--notes", "--db", "--config") if (val := f.option(opt))
+        ) for f in entries})
+        return notes, db, config, _ENTRIES_DISAGREE.format(entries="; ".join(named))
     if len(found) != 1:
-        return notes, db, config
+        return notes, db, config, ""
     (n, d, c), = found
     if not n:
-        return notes, db, config
+        return notes, db, config, ""
     if config or os.environ.get("NOTESDB_CONFIG") or not c:
-        return Path(n), Path(d) if d else None, config
-    return Path(n), Path(d) if d else None, Path(c)
+        return Path(n), Path(d) if d else None, config, ""
+    return Path(n), Path(d) if d else None, Path(c), ""
+
+
+def _with_hint(message: str, hint: str) -> str:
+    """``message``, followed by ``hint`` when it says that no database or notes folder was named."""
+    if hint and message.startswith(("no database", "no notes folder")):
+        return f"{message}; {hint}"
+    return message
 
 
 def _open(notes: Path | None, db: Path | None, config: Path | None, **kw: Any) -> Opened:
-    notes, db, config = _installed_defaults(notes, db, config)
+    notes, db, config, hint = _installed_defaults(notes, db, config)
     try:
         return Opened(notes, db, config, **kw)
     except NotesdbError as e:
-        fail(str(e))
+        fail(_with_hint(str(e), hint))
         raise  # unreachable
 
 
@@ -270,7 +291,7 @@ def index(
             fail(f"--meaning needs the meaning model: {extra_hint('meaning')}")
     embedded = None
 
-    notes, db, config = _installed_defaults(notes, db, config)
+    notes, db, config, hint = _installed_defaults(notes, db, config)
     try:
         conf = cfg.load_config(config)
         folder = notes_folder(notes)
@@ -300,7 +321,7 @@ def index(
         if meaning:
             embedded = _embed_notes(conn, conf.meaning_model, progress=not json_out and sys.stderr.isatty())
     except NotesdbError as e:
-        fail(str(e))
+        fail(_with_hint(str(e), hint))
         return
     if json_out:
         out = {

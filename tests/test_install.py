@@ -712,3 +712,10 @@ def test_after_install_the_commands_find_the_hooks_folder_and_database(notes: Pa
     assert notesdb("hook", "install", "--client", "codex", "--notes", str(other), "--db", str(tmp_path / "o.db")).returncode == 0
     r = notesdb("log")
     assert r.returncode == 1 and r.stderr.startswith("Error: no database: pass --db FILE"), r.stderr
+    # and the error says why: the installed entries disagree, each named with its options
+    assert "the installed notesdb hooks name different folders, databases or configs" in r.stderr, r.stderr
+    assert f"claude user: --notes {notes} --db {db}" in r.stderr and f"codex user: --notes {other}" in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    r = notesdb("index")
+    assert r.returncode == 1 and r.stderr.startswith("Error: no notes folder: pass --notes DIR"), r.stderr
+    assert "the installed notesdb hooks name different" in r.stderr, r.stderr
