@@ -254,6 +254,16 @@ def _read_header(p: Path, size: int) -> bytes:
     return os.pread(fd, size, 0)
 
 
+def _regular(p: Path) -> bool:
+    """True when ``p`` (followed through links) is a regular file, not a FIFO, device or socket:
+    reading a FIFO blocks until someone writes to it, and SQLite would change a device's mode
+    and create its journal beside it (``/dev/null-journal``)."""
+    try:
+        return statmod.S_ISREG(os.stat(p).st_mode)
+    except OSError:
+        return True  # cannot tell: opening it reports the problem
+
+
 def _stamped(p: Path) -> bool:
     """True when the file's header carries our application_id (bytes 68-71, big-endian); read
     once per process and file (:data:`_STAMPED`)."""
@@ -388,6 +398,8 @@ def _open(p: Path, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
             if not create:
                 raise DatabaseUnavailable(f"no database at {p}: run 'notesdb index' first")
             _create_private(p)
+        elif not _regular(p):  # before reading it: a FIFO would block, a device be changed
+            raise DatabaseUnavailable(f"database path {p} is not a regular file (a FIFO, device or socket): --db names a file")
         elif not _stamped(p):  # before opening it for writing: nothing beside it is created
             check_ours(p)
         # before SQLite opens them: a -shm it opened read-only stays so for this process

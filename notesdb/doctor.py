@@ -499,9 +499,12 @@ def _check_permissions(report: Report, db_path: Path, repair: bool) -> None:
     loose, fixed = [], [f"{path.name} {mode:o}" for path, mode in report.side_modes_fixed]
     for path in side_files(db_path):
         try:
-            mode = stat.S_IMODE(path.stat().st_mode)
+            st = path.stat()
         except OSError:
             continue
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device named as the database: never ours to change
+            continue
+        mode = stat.S_IMODE(st.st_mode)
         sqlite_side = any(path.name == db_path.name + s for s in SQLITE_SIDE_SUFFIXES)
         if not (mode != 0o600 if sqlite_side else mode & 0o077):
             continue

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import threading
@@ -1037,3 +1038,22 @@ def test_the_default_database_may_not_fall_inside_the_notes_folder(isolated_home
     # the user data folder is inside the notes folder: the hook writes nothing there, not even
     # its error line (index and doctor say what is wrong)
     assert sorted(str(p) for p in notes.rglob("*")) == before
+
+
+def test_a_fifo_named_as_the_database_is_refused_without_blocking(vault: Path, tmp_path: Path) -> None:
+    """``--db`` naming a FIFO: reading it would block until someone writes to it (the hook and
+    ``search`` waited for ever). The hook stays silent, exits 0 and logs why; a command is one
+    error line; ``doctor --repair`` reports it and leaves its mode alone."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    os.chmod(fifo, 0o644)
+    proc, line = hook(vault, fifo, event(COVERED_MESSAGE))  # run() times out after 120 s
+    assert line is None
+    [logged] = [json.loads(x) for x in (tmp_path / "hook-errors.jsonl").read_text().splitlines()]
+    assert "is not a regular file (a FIFO, device or socket)" in json.dumps(logged), logged
+    err = one_line_error(run("search", "boiler", "--notes", vault, "--db", fifo, timeout=30))
+    assert err == f"Error: database path {fifo} is not a regular file (a FIFO, device or socket): --db names a file\n"
+    proc = run("doctor", "--notes", vault, "--db", fifo, "--repair", timeout=30)
+    assert proc.returncode == 1 and f"problem  database: {fifo} is not a file" in proc.stdout.decode()
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and stat.S_IMODE(os.stat(fifo).st_mode) == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("pipe")) == ["pipe"]  # no -journal, -wal
