@@ -531,8 +531,8 @@ def print_table(results: dict[str, Any]) -> None:
     print(f"\nfinished in {results['elapsed_s']:.0f} s")
 
 
-#: Large notes: how many, and the size of each (above ``parse.MARKDOWN_MAX_CHARS``, 256 Ki
-#: characters, so that each takes the plain-text path).
+#: Large notes: how many, and the size of each (above ``parse.MARKDOWN_MAX_CHARS``, 128 Ki
+#: characters, so that each takes the plain-text path, and above ``parse.MAX_NOTE_BYTES``).
 LARGE_NOTES, LARGE_NOTE_BYTES = 100, 300 * 1024
 
 

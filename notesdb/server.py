@@ -41,8 +41,8 @@ __all__ = ["Place", "build_server", "main", "MAX_SEARCH_LIMIT", "MAX_READ_CHARS"
 
 #: Notes one ``search`` call returns at most (the CLI's default is 10).
 MAX_SEARCH_LIMIT: Final = 50
-#: Characters of a note ``read_note`` returns at most (the indexer reads at most 1 MiB of a
-#: note, ``sync.READ_LIMIT``).
+#: Characters of a note ``read_note`` returns at most (the indexer reads less of a note,
+#: ``parse.MAX_NOTE_BYTES``; the assistant may read more of it).
 MAX_READ_CHARS: Final = 1024 * 1024
 #: Decisions searched backwards for one session by ``why``.
 WHY_LOOKBACK: Final = 500

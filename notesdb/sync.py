@@ -49,8 +49,10 @@ NOTE_SUFFIXES: Final = (".md", ".markdown")
 #: and template folders (Obsidian's and Templater's usual ``Templates/``, ``_templates/``).
 #: The ``[index] skip`` setting replaces this list; see :func:`skipped_by`.
 DEFAULT_SKIP: Final = ("MEMORY.md", "Templates/", "_templates/")
-#: Bytes read from one file at most (the parser indexes the first 1 MiB and reports the rest).
-READ_LIMIT: Final = 1024 * 1024 + 1
+#: Bytes read from one file at most: ``parse.MAX_NOTE_BYTES`` + 1 (the parser indexes the first
+#: 256 KiB and reports the rest; not imported from it, which would load the Markdown parser
+#: on every hook call).
+READ_LIMIT: Final = 256 * 1024 + 1
 #: Notes written per transaction during a sync, so that a long first index lets readers (and
 #: the hook) see its progress and another writer get in between batches.
 COMMIT_EVERY: Final = 500

@@ -16,6 +16,7 @@ these as extra tokens beside what FTS5 makes of the text itself (:func:`extra_wo
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 import unicodedata
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
@@ -49,6 +50,7 @@ _TOKEN_RE: Final = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)  # a text's letters are few; a long note has them thousands of times
 def _fold_char(ch: str) -> str:
     low = ch.casefold()
     if len(low) != 1:  # unicode61 folds one character to one: ß stays ß, not ss

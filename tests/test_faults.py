@@ -236,7 +236,7 @@ def bad_folder(root: Path) -> dict[str, str]:
         chunk = b"# Huge\n\n" + b"lorem ipsum dolor sit amet consectetur adipiscing elit\n" * 20_000
         while f.tell() < 50 * 1024 * 1024:
             f.write(chunk)
-    expect["huge.md"] = "larger than 1 MiB"
+    expect["huge.md"] = "larger than 256 KiB"
     (root / "good" / "loop").symlink_to("..", target_is_directory=True)  # a folder link to its parent
     expect["good/loop"] = "loop"
     (root / "dangling.md").symlink_to(root / "nowhere.md")

@@ -319,8 +319,8 @@ BAD_FILES = [
     ("binary.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR quokka", "binary file (contains NUL bytes): only its name is indexed"),
     # nothing at all
     ("empty.md", b"", "empty file"),
-    # more than 1 MiB: the first MiB is indexed
-    ("huge.md", b"# Huge\n\n" + b"quokka wombat " * 80_000, "larger than 1 MiB: only the first 1 MiB is indexed"),
+    # more than 256 KiB: the first 256 KiB are indexed
+    ("huge.md", b"# Huge\n\n" + b"quokka wombat " * 80_000, "larger than 256 KiB: only the first 256 KiB is indexed"),
 ]
 
 
