@@ -47,6 +47,7 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from notesdb.links import links_to
 from notesdb.query import STOPWORDS
 from notesdb.settings import TIE_TOLERANCE, Settings
 from notesdb.text import FORMAT_CHARS, joined_pairs, words as text_words
@@ -232,6 +233,50 @@ def tied(top: Candidate, second: Candidate | None) -> bool:
     return second is not None and second.evidence >= top.evidence * (1.0 - TIE_TOLERANCE)
 
 
+def _led(top: Candidate, c: Candidate, settings: Settings) -> bool:
+    """True when ``top`` clearly leads ``c``: not tied and at least ``min_lead`` times its evidence."""
+    return not tied(top, c) and lead(top, c) >= settings.min_lead
+
+
+def _targets(c: Candidate) -> list[str]:
+    try:
+        value = json.loads(c.links)
+    except ValueError:
+        return []
+    return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
+
+
+def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
+    """The top note and the notes it ties with, when every one of them is linked with it.
+
+    A tie between notes one of which links to the other (``[[voice-bay]]`` in
+    ``voice-bay-mics.md``; :mod:`notesdb.links`) is one subject written up in several notes (a
+    project and its parts, a device and the research it needed), not a choice between two
+    subjects: :func:`verdict` judges them as one note against the rest and names them all.
+
+    :param cands: candidates, best first
+    :returns: ``[top, tied...]`` in ranking order: the top and every candidate it does not
+        clearly lead (tied, or led less than ``min_lead`` times), when there are two to
+        ``MAX_NOTES`` of them and each of the others links to the top or is linked from it;
+        else ``[]``
+    """
+    if len(cands) < 2 or _led(cands[0], cands[1], settings):
+        return []
+    top = cands[0]
+    group = [top]
+    for c in cands[1:]:
+        if _led(top, c, settings):
+            break
+        group.append(c)
+        if len(group) > MAX_NOTES:
+            return []
+    top_targets = _targets(top)
+    for c in group[1:]:
+        if not (links_to(top_targets, c.path) or links_to(_targets(c), top.path)):
+            return []
+    return group
+
+
 def _subject_words(text: str) -> list[str]:
     """Words of a name that say what it names: folded like the index (``notesdb.text.words``),
     not stopwords, not bare numbers (a version or a year, "Postgres upgrade (15 -> 16)", says
@@ -382,12 +427,15 @@ def _words(cand: Candidate, settings: Settings) -> int:
     return sum(1 for h in cand.hits if h.evidence >= settings.word_evidence)
 
 
-def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]:
+def verdict(ranking: Ranking, settings: Settings, linked: bool = True) -> tuple[str, list[Candidate]]:
     """The gate's route and the notes it names, without the explanation (``tune`` calls this
     thousands of times; :func:`judge` adds the reasons).
 
     Every route needs the top note to lead: not tied with the second (:func:`tied`) and at least
-    ``min_lead`` times its evidence, unless it is the only candidate; and it must not be
+    ``min_lead`` times its evidence, unless it is the only candidate, or unless every note it
+    does not lead is linked with it (:func:`linked_tie`: one subject in linked notes, judged as
+    the top note against the other candidates and named together; ``linked`` False: not
+    looked for); and it must not be
     :func:`off_title` (route ``off-title``: the message holds less than ``title_share`` of the
     words of each of its names, title, file name and aliases, and it holds less than
     ``title_held`` of the message). Then the first route
@@ -430,11 +478,20 @@ def verdict(ranking: Ranking, settings: Settings) -> tuple[str, list[Candidate]]
         return Route.NO_MATCH, []
     top = cands[0]
     second = cands[1] if len(cands) > 1 else None
-    if tied(top, second):
-        return Route.TIE, []
+    if tied(top, second) or lead(top, second) < settings.min_lead:
+        group = linked_tie(cands, settings) if linked else []
+        if not group:
+            return Route.TIE, []
+        from notesdb.rank import Ranking  # imported already by whoever ranked
+
+        # one subject in linked notes: the first of them judged against the other notes
+        rest = [c for c in cands if c not in group]
+        route, named = verdict(Ranking([top] + rest, ranking.possible), settings, linked=False)
+        if route not in SPOKEN:
+            return Route.TIE, []
+        extra = [c for c in named[1:] if c not in group]
+        return route, (group + extra)[:MAX_NOTES]
     ahead = lead(top, second)
-    if ahead < settings.min_lead:
-        return Route.TIE, []
     if off_title(top, settings):
         return Route.OFF_TITLE, []
     s = settings
@@ -522,6 +579,11 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     route, named = verdict(ranking, settings)
     d.route = route
     s = settings
+    # spoken for notes that tie but are linked: the reasons are those of the top note judged
+    # against the notes outside that group, as verdict judged it
+    group = linked_tie(cands, s) if route in SPOKEN else []
+    if group:
+        cands = [c for c in cands if c not in group[1:]]
     if route == Route.NO_TERMS:
         d.reasons.append("nothing searchable in the message")
         return d
@@ -538,6 +600,11 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         + (f"lead {ahead:.2f}x over the second, margin {gap:.2f} (evidence the second lacks)"
            if second is not None else "the only candidate")
     )
+    if group:
+        d.reasons.append(
+            "ties with " + ", ".join(c.path for c in group[1:]) + ", linked with it: one subject, so it "
+            "is judged against the other notes, and they are named together"
+        )
     rare = _rare_about(top, s)
     if rare:
         d.reasons.append(
@@ -566,6 +633,14 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         return d
     d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s, cands[1:]))
     for c in named[1:]:
+        if c in group:
+            d.reasons.append(
+                f"also {c.path}: it ties with the top note (evidence {c.evidence:.2f}, lead "
+                f"{lead(top, c):.2f}x < {s.min_lead}x) and "
+                + ("the top note links to it" if links_to(_targets(top), c.path) else "it links to the top note")
+                + ": one subject, named together"
+            )
+            continue
         d.reasons.append(
             f"also {c.path}: {margin(c, named[: named.index(c)]):.2f} evidence the notes before it lack"
         )

@@ -348,3 +348,21 @@ def m012_english_rare(db: Database) -> None:
         """
     )
     db.execute("PRAGMA user_version = 12")
+
+
+@migrations()
+def m013_links(db: Database) -> None:
+    """``notes.links``: the notes a note's links name (a JSON array of folded targets,
+    ``notesdb.links.targets``), so that the gate can tell notes that tie because they are one
+    subject, one linking to the other (``notesdb.gate.linked_tie``). Every note is read and
+    parsed again at the next sync (its stored size and hash no longer match), which fills it.
+    """
+    db.execute("ALTER TABLE notes ADD COLUMN links TEXT NOT NULL DEFAULT '[]'")
+    # the next sync parses every note again; the full-text rows do not change, so the update
+    # trigger (which rewrites a note's notes_fts row) is left out while the rows are marked
+    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
+    db.execute("DROP TRIGGER notes_au")
+    db.execute("UPDATE notes SET size = -1, hash = ''")
+    db.execute(trigger)
+    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    db.execute("PRAGMA user_version = 13")

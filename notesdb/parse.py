@@ -24,13 +24,14 @@ import codecs
 import datetime as _dt
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Final
 
 import yaml
 from markdown_it import MarkdownIt
 
+from notesdb.links import targets as link_targets
 from notesdb.text import FORMAT_CLASS
 
 __all__ = ["MAX_NOTE_BYTES", "Note", "parse_note"]
@@ -126,6 +127,7 @@ class Note:
     tags: list[str]
     problems: list[str]  # one short human-readable line per problem, [] when none
     template: bool = False  # placeholders and field names only: a template, not a note
+    links: list[str] = field(default_factory=list)  # notes its links name (``notesdb.links.targets``)
 
 
 def parse_note(path: str, data: bytes) -> Note:
@@ -200,6 +202,7 @@ def _parse(path: str, data: bytes) -> Note:
     if not text.strip():
         return _empty_note(path, problems + [_P_EMPTY])
 
+    links = link_targets(text, path)  # front matter included: Obsidian's properties hold links too
     meta, text = _front_matter(text, problems)
     template = _is_template(text)
 
@@ -250,6 +253,7 @@ def _parse(path: str, data: bytes) -> Note:
         tags=tags,
         problems=problems,
         template=template,
+        links=links,
     )
 
 

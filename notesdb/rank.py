@@ -44,7 +44,7 @@ MAX_CANDIDATES: Final = 20
 #: commoner words are looked up candidate by candidate (``rowid IN``). Only speed depends on it.
 SCAN_ALL_DOC_FREQ: Final = 200
 
-_SEARCH_SQL: Final = """SELECT notes.id, notes.path, notes.title, notes.desc, notes_fts.rank, notes.aliases
+_SEARCH_SQL: Final = """SELECT notes.id, notes.path, notes.title, notes.desc, notes_fts.rank, notes.aliases, notes.links
 FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid
 WHERE notes_fts MATCH ?
 ORDER BY notes_fts.rank
@@ -82,6 +82,7 @@ class Candidate:
     mentions: int = 0  # occurrences of the message's rarer words (counted only to break ties)
     held: float = 0.0  # share of the message's possible evidence in words the note holds anywhere
     aliases: str = ""  # the note's aliases as stored (a JSON list), other names of its subject
+    links: str = "[]"  # the notes its links name, as stored (a JSON list, ``notesdb.links.targets``)
 
     @property
     def about(self) -> list[Hit]:
@@ -212,7 +213,7 @@ def rank(
     if not expr:
         return Ranking([], possible)
     rows = conn.execute(_SEARCH_SQL, (expr, limit)).fetchall()
-    cands = {r[0]: Candidate(r[0], r[1], r[2], r[3], -r[4], aliases=r[5] or "") for r in rows}
+    cands = {r[0]: Candidate(r[0], r[1], r[2], r[3], -r[4], aliases=r[5] or "", links=r[6] or "[]") for r in rows}
     if not cands:
         return Ranking([], possible)
     ids = list(cands)

@@ -659,6 +659,7 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
         st.st_size, st.st_mtime_ns, digest, run.now,
         json.dumps(note.problems, ensure_ascii=False),
         *row[6:],  # extra words per column, searchable
+        json.dumps(note.links, ensure_ascii=False),
     )  # fmt: skip
     if rel in indexed or renamed_from is not None:
         rowid = indexed[renamed_from if renamed_from is not None else rel][0]
@@ -666,7 +667,7 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
         conn.execute(
             """UPDATE notes SET path=?, title=?, desc=?, headings=?, body=?, type=?,
                aliases=?, tags=?, size=?, mtime_ns=?, hash=?, indexed_at=?, problems=?,
-               title_extra=?, desc_extra=?, headings_extra=?, body_extra=?, searchable=?
+               title_extra=?, desc_extra=?, headings_extra=?, body_extra=?, searchable=?, links=?
                WHERE id = ?""",
             (*values, rowid),
         )
@@ -678,8 +679,8 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
         conn.execute(
             """INSERT INTO notes(path, title, desc, headings, body, type, aliases, tags,
                size, mtime_ns, hash, indexed_at, problems,
-               title_extra, desc_extra, headings_extra, body_extra, searchable)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               title_extra, desc_extra, headings_extra, body_extra, searchable, links)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             values,
         )
         stats.added.append(rel)

@@ -35,7 +35,7 @@ def test_blank_database(db_path: Path) -> None:
     assert [c[1] for c in conn.execute("PRAGMA table_info(notes)")] == [
         "id", "path", "title", "desc", "headings", "body", "type", "aliases", "tags",
         "size", "mtime_ns", "hash", "indexed_at", "problems",
-        "title_extra", "desc_extra", "headings_extra", "body_extra", "searchable",
+        "title_extra", "desc_extra", "headings_extra", "body_extra", "searchable", "links",
     ]  # fmt: skip
     assert migrations.pending(Database(conn)) == []
     # the list doctor checks is the migrations' own: every table and view, FTS5's shadow tables aside

@@ -1,0 +1,137 @@
+"""Links between notes (``notesdb.links``), stored by the index (``notes.links``), and the gate's
+linked tie (``gate.linked_tie``): notes that tie because one links to the other are one subject,
+named together; a tie between notes that are not linked stays silent."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from conftest import indexed_connection, write_and_index
+from notesdb.db import open_db
+from notesdb.decide import decide
+from notesdb.links import MAX_TARGETS, linked, links_to, targets
+from notesdb.migrations import migrations
+from notesdb.parse import parse_note
+from notesdb.sync import sync
+from test_reading_folders import FILLER
+
+
+def test_wiki_link_targets_as_written_folded() -> None:
+    text = "See [[Voice-Bay]], [[projects/heron|the station]], [[Heron sensors#Wiring]] and ![[wiring.png]]."
+    assert targets(text, "a/b.md") == ["voice-bay", "projects/heron", "heron sensors", "wiring.png"]
+
+
+def test_markdown_link_targets_resolve_from_the_linking_note() -> None:
+    text = (
+        "[up](../README.md) [sib](heron-sensors.md#gpio) [spaced](Rain%20gauge.md) "
+        "[angle](<Wind vane.md>) [web](https://example.org/page.md) [mail](mailto:x@y.md) "
+        "[root](/home/boiler.md) [out](../../elsewhere.md) [image](photo.jpg)"
+    )
+    assert targets(text, "projects/heron.md") == [
+        "/readme", "/projects/heron-sensors", "/projects/rain gauge", "/projects/wind vane", "/home/boiler",
+    ]
+
+
+def test_targets_are_kept_once_and_at_most_max_targets() -> None:
+    text = "[[a]] [[A]] [[a.md]] " + " ".join(f"[[n{i}]]" for i in range(2 * MAX_TARGETS))
+    found = targets(text, "x.md")
+    assert found[:2] == ["a", "n0"] and len(found) == MAX_TARGETS
+    assert targets("no links here", "x.md") == []
+
+
+def test_a_target_names_a_note_by_file_name_or_path() -> None:
+    assert links_to(["heron-sensors"], "projects/heron-sensors.md")
+    assert links_to(["projects/heron-sensors"], "projects/heron-sensors.md")
+    assert links_to(["/projects/heron-sensors"], "projects/Heron-Sensors.md")
+    assert not links_to(["sensors"], "projects/heron-sensors.md")  # only whole path parts
+    assert not links_to(["/heron-sensors"], "projects/heron-sensors.md")  # a path names one note
+    assert linked("a.md", [], "b.md", ["a"]) and not linked("a.md", [], "b.md", ["c"])
+
+
+def test_parse_reads_links_in_the_front_matter_too() -> None:
+    note = parse_note("projects/heron.md", b'---\nup: "[[Projects]]"\n---\n# Heron\n\nsee [[heron-sensors]]\n')
+    assert note.links == ["projects", "heron-sensors"]
+
+
+HERON = {
+    "projects/heron.md": "# Heron\n\nThe weather station on the shed roof: a Raspberry Pi Zero logging wind "
+    "speed, rainfall and temperature to InfluxDB every minute. Anemometer and rain gauge details: "
+    "[[heron-sensors]].\n",
+    "projects/heron-sensors.md": "# Heron sensors\n\nAnemometer on the north corner of the shed, rain gauge "
+    "on the fence post. Both reed switches into GPIO 5 and 6; the wind speed is pulses per second times "
+    "2.4 km/h.\n",
+}
+#: Both notes hold every word of it, in their bodies, with the same evidence (2.72 each).
+TIED = "shed wind speed?"
+
+
+def _folder(linked: bool) -> dict[str, str]:
+    notes = dict(FILLER)
+    notes.update(HERON)
+    if not linked:
+        notes["projects/heron.md"] = notes["projects/heron.md"].replace(
+            " Anemometer and rain gauge details: [[heron-sensors]].", ""
+        )
+    return notes
+
+
+def test_linked_notes_that_tie_are_named_together(tmp_path: Path) -> None:
+    with indexed_connection(tmp_path, _folder(linked=True)) as conn:
+        stored = conn.execute("SELECT links FROM notes WHERE path = 'projects/heron.md'").fetchone()[0]
+        assert json.loads(stored) == ["heron-sensors"]
+        d = decide(conn, TIED)
+    assert [c["evidence"] for c in d.top_scores[:2]] == [2.718, 2.718]
+    assert (d.spoken, d.route, d.notes) == (True, "ahead", ["projects/heron.md", "projects/heron-sensors.md"])
+    assert d.reasons[1] == (
+        "ties with projects/heron-sensors.md, linked with it: one subject, so it is judged against the "
+        "other notes, and they are named together"
+    )
+    assert (
+        "also projects/heron-sensors.md: it ties with the top note (evidence 2.72, lead 1.00x < 1.1x) and "
+        "the top note links to it: one subject, named together"
+    ) in d.reasons
+
+
+def test_notes_that_tie_without_a_link_stay_silent(tmp_path: Path) -> None:
+    with indexed_connection(tmp_path, _folder(linked=False)) as conn:
+        d = decide(conn, TIED)
+    assert [c["evidence"] for c in d.top_scores[:2]] == [2.718, 2.718]
+    assert (d.spoken, d.route) == (False, "tie")
+
+
+def test_a_tied_note_outside_the_links_keeps_the_tie(tmp_path: Path) -> None:
+    notes = _folder(linked=True)
+    # a third note holding the same words as the other two, linked with neither
+    notes["home/garden.md"] = "# Garden notes\n\nThe wind speed by the shed is lower than on the roof; pulses per second.\n"
+    with indexed_connection(tmp_path, notes) as conn:
+        d = decide(conn, TIED)
+    assert [(c["path"], c["evidence"]) for c in d.top_scores[:3]] == [
+        ("home/garden.md", 2.262), ("projects/heron.md", 2.262), ("projects/heron-sensors.md", 2.262),
+    ]
+    assert (d.spoken, d.route) == (False, "tie")
+
+
+def test_an_older_database_reads_every_note_again_for_its_links(tmp_path: Path) -> None:
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", _folder(linked=True))
+    conn = sqlite3.connect(db)
+    conn.execute("ALTER TABLE notes DROP COLUMN links")  # as version 12 left it
+    conn.execute("PRAGMA user_version = 12")
+    conn.commit()
+    conn.close()
+    raw = Database(sqlite3.connect(db))
+    raw.execute("DELETE FROM _sqlite_migrations WHERE name = 'm013_links'")
+    raw.conn.commit()
+    raw.conn.close()
+    conn = open_db(db)
+    assert migrations.pending(Database(conn)) == []
+    assert conn.execute("SELECT links FROM notes WHERE path = 'projects/heron.md'").fetchone()[0] == "[]"
+    stats = sync(conn, vault)
+    assert len(stats.modified) == len(_folder(linked=True))  # every note parsed again
+    stored = conn.execute("SELECT links FROM notes WHERE path = 'projects/heron.md'").fetchone()[0]
+    assert json.loads(stored) == ["heron-sensors"]
+    assert decide(conn, TIED).notes == ["projects/heron.md", "projects/heron-sensors.md"]
+    conn.close()
