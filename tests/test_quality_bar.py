@@ -2,8 +2,9 @@
 choose the settings; the split of ``bench/judgement.py``) must not fall below what was measured,
 less one case.
 
-- personal check half (``fixtures/personal``): measured precision 1.000, 17 hits of 23 covered,
-  17 silent of 17 uncovered; held at >= 0.95, >= 16 hits, >= 16 silent
+- personal check half (``fixtures/personal``): measured precision 1.000, 19 hits of 23 covered
+  (two of them linked notes that tie, named together: ``gate.linked_tie``), 17 silent of 17
+  uncovered; held at >= 0.95, >= 18 hits, >= 16 silent
 - chat check half: measured 84 silent of 84; held at >= 83
 - household2 check half (``tests/data/household2``, never tuned on): measured precision 0.966,
   28 hits of 35 covered, 21 silent of 22 uncovered; held at >= 0.93, >= 27 hits, >= 20 silent
@@ -55,7 +56,7 @@ def test_personal_set_meets_the_bar(tmp_path: Path, shared: Path, personal_templ
     s = run_eval(cases, vault, db)
     assert s["cases"] == 40 and s["covered"] == 23 and s["uncovered"] == 17
     assert s["precision"] >= 0.95, s["failures"]
-    assert s["hits"] >= 16, s["failures"]
+    assert s["hits"] >= 18, s["failures"]
     assert s["silent"] >= 16, s["failures"]
 
 
