@@ -323,10 +323,12 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                 decision.route = Route.NEW_INDEX
             else:
                 decision = decide(conn, prompt, config.gate, str(notes.resolve()))
-                gone = [p for p in decision.notes if not os.path.isfile(notes / p)]  # False when unreadable
-                if decision.spoken and gone:  # deleted or moved since the index last saw it
+                # deleted, moved or made unreadable since the index last saw it: the assistant
+                # could not open it (isfile is False in a folder that cannot be searched)
+                gone = [p for p in decision.notes if not (os.path.isfile(notes / p) and os.access(notes / p, os.R_OK))]
+                if decision.spoken and gone:
                     decision = Decision(spoken=False, route="note-missing")
-                    errors.append(f"named notes no longer on disk: {', '.join(gone[:MAX_LOGGED_PROBLEMS])}")
+                    errors.append(f"named notes no longer on disk or not readable: {', '.join(gone[:MAX_LOGGED_PROBLEMS])}")
                 session_id = _session_id(event.get("session_id"))
                 if decision.spoken and session_id:
                     from notesdb.conversation import earlier, hold_back

@@ -166,7 +166,7 @@ def test_a_named_note_gone_from_disk_is_not_named(indexed: tuple[Path, Path]) ->
     assert proc.stdout == b"" and out is None
     row = decision_rows(db)[-1]
     assert row["route"] == "note-missing" and row["spoken"] == 0
-    assert f"named notes no longer on disk: {COVERED_NOTE}" in row["error"]
+    assert f"named notes no longer on disk or not readable: {COVERED_NOTE}" in row["error"]
     assert "IndexBusy" in row["error"]
 
 

@@ -939,10 +939,10 @@ def nobodys_files(vault: Path) -> Any:
         for p in (top, *top.rglob("*")):
             os.chown(p, 65534, 65534, follow_symlinks=False)
 
-        def as_nobody(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
+        def as_nobody(*args: str | Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
             env = {"HOME": str(top / "home"), "XDG_CONFIG_HOME": str(top / "home" / ".config"),
                    "XDG_DATA_HOME": str(top / "home" / ".local"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # fmt: skip
-            return subprocess.run([*cmd, *map(str, args)], capture_output=True, timeout=120, env=env)
+            return subprocess.run([*cmd, *map(str, args)], input=stdin, capture_output=True, timeout=120, env=env)
 
         def popen(*args: str | Path) -> subprocess.Popen[bytes]:  # the same interpreter, not notesdb
             return subprocess.Popen([*cmd[:-2], *map(str, args)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -1057,3 +1057,16 @@ def test_a_fifo_named_as_the_database_is_refused_without_blocking(vault: Path, t
     assert proc.returncode == 1 and f"problem  database: {fifo} is not a file" in proc.stdout.decode()
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and stat.S_IMODE(os.stat(fifo).st_mode) == 0o644
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("pipe")) == ["pipe"]  # no -journal, -wal
+
+
+def test_a_note_made_unreadable_after_indexing_is_not_named(nobodys_files: Any) -> None:
+    """``chmod 000`` on an indexed note: its row still matches, but the assistant could not open
+    the path the line gives, so the hook stays silent (``note-missing``) and logs why."""
+    as_nobody, notes, db = nobodys_files
+    note = notes / COVERED_NOTE
+    note.chmod(0o000)
+    proc = as_nobody("hook", "--notes", notes, "--db", db, stdin=event(COVERED_MESSAGE, session="s-unreadable"))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    last = rows(db)[-1]
+    assert last["route"] == "note-missing", last
+    assert f"named notes no longer on disk or not readable: {COVERED_NOTE}" in last["error"], last["error"]
