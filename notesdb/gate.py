@@ -257,8 +257,9 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     :param cands: candidates, best first
     :returns: ``[top, tied...]`` in ranking order: the top and every candidate it does not
         clearly lead (tied, or led less than ``min_lead`` times), when there are two to
-        ``MAX_NOTES`` of them and each of the others links to the top or is linked from it;
-        else ``[]``
+        ``MAX_NOTES`` of them and each of them links to each other or is linked from it (a hub
+        linking two notes that are not linked with each other does not make them one
+        subject); else ``[]``
     """
     if len(cands) < 2 or _led(cands[0], cands[1], settings):
         return []
@@ -270,10 +271,11 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
         group.append(c)
         if len(group) > MAX_NOTES:
             return []
-    top_targets = _targets(top)
-    for c in group[1:]:
-        if not (links_to(top_targets, c.path) or links_to(_targets(c), top.path)):
-            return []
+    found = [_targets(c) for c in group]
+    for i, a in enumerate(group):
+        for j in range(i + 1, len(group)):
+            if not (links_to(found[i], group[j].path) or links_to(found[j], a.path)):
+                return []
     return group
 
 
@@ -612,6 +614,13 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             + ", ".join(f"{h.word} (df {h.doc_freq}, weight {h.evidence:.2f}, in {h.place})" for h in rare)
         )
     if route == Route.TIE:
+        linked_group = linked_tie(cands, s)
+        if linked_group:
+            d.reasons.append(
+                "ties with " + ", ".join(c.path for c in linked_group[1:]) + ", linked with it: one subject, "
+                "but judged against the other notes no route's thresholds are met"
+            )
+            return d
         if tied(top, second):
             d.reasons.append(
                 f"no clear winner: {second.path if second else ''} is within {TIE_TOLERANCE:.0%} of the top note"
@@ -647,6 +656,15 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     left = _not_named(cands, named, s)
     if left:
         d.reasons.append("not also named: " + "; ".join(left))
+    if group:  # the routes judged the top note against the notes outside the linked ones
+        d.reasons = [d.reasons[0], d.reasons[1]] + [
+            r.replace("the only candidate", "the only candidate besides the notes linked with it")
+            .replace("over the second", "over the first note not linked with it")
+            .replace("leads the second", "leads the first note not linked with it")
+            for r in d.reasons[2:]
+        ]
+        d.reasons[0] = (d.reasons[0].replace("the only candidate", "the only candidate besides the notes linked with it")
+                        .replace("over the second", "over the first note not linked with it"))
     d.spoken = True
     d.notes = [c.path for c in named]
     d.parts = [(c.title, c.path, c.desc) for c in named]

@@ -519,7 +519,7 @@ class _Run:
     """One sync's state, shared by the steps that read, parse and write notes. (A plain class:
     a dataclass costs the hook its creation time on every message.)"""
 
-    __slots__ = ("conn", "root", "on_disk", "indexed", "gone_hashes", "stats", "now", "parse")
+    __slots__ = ("conn", "root", "on_disk", "indexed", "gone_hashes", "stats", "now", "parse", "_names")
 
     def __init__(
         self,
@@ -540,6 +540,15 @@ class _Run:
         self.stats = stats
         self.now = now
         self.parse = parse
+        self._names: dict[str, list[str]] | None = None
+
+    def names(self) -> dict[str, list[str]]:
+        """The folder's notes by file name (``links.names_index``), made when first asked for."""
+        if self._names is None:
+            from notesdb.links import names_index
+
+            self._names = names_index(self.on_disk)
+        return self._names
 
 
 class _Prepared:
@@ -578,6 +587,10 @@ def _read_note(run: _Run, rel: str) -> bytes | None:
 
 def _parse(run: _Run, rel: str, data: bytes) -> Note:
     note = run.parse(rel, data)
+    if note.links:
+        from notesdb.links import resolve
+
+        note.links = resolve(note.links, rel, run.names())
     if note.problems:
         run.stats.problems[rel] = list(note.problems)
     if note.template:

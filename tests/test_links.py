@@ -13,7 +13,7 @@ from sqlite_utils import Database
 from conftest import indexed_connection, write_and_index
 from notesdb.db import open_db
 from notesdb.decide import decide
-from notesdb.links import MAX_TARGETS, linked, links_to, targets
+from notesdb.links import MAX_TARGETS, linked, links_to, names_index, resolve, targets
 from notesdb.migrations import migrations
 from notesdb.parse import parse_note
 from notesdb.sync import sync
@@ -34,6 +34,41 @@ def test_markdown_link_targets_resolve_from_the_linking_note() -> None:
     assert targets(text, "projects/heron.md") == [
         "/readme", "/projects/heron-sensors", "/projects/rain gauge", "/projects/wind vane", "/home/boiler",
     ]
+
+
+def test_links_written_in_other_ways_are_read() -> None:
+    # a wiki link in a table escapes its pipe; links relative to the note's folder; a path's end
+    assert targets("| [[heron-sensors\\|sensors]] | x |", "p/h.md") == ["heron-sensors"]
+    assert targets("[[./heron-sensors]] [[../projects/heron-sensors]] [[heron/sensors]]", "projects/heron.md") == [
+        "/projects/heron-sensors", "heron/sensors",
+    ]
+    # a Markdown link without the extension, and reference definitions (a web page's is not a note)
+    text = "[s](heron-sensors) [r][x]\n\n[x]: other.md\n[y]: https://e.org/a.md\n[z]: pic.png\n"
+    assert targets(text, "p/h.md") == ["/p/heron-sensors", "/p/other"]
+
+
+def test_links_in_code_and_comments_are_not_links() -> None:
+    text = "```\n[[in-fence]]\n```\n`[[inline]]` and\n~~~\n[[tilde]]\n~~~\n%% [[c1]] %% <!-- [[c2]] --> [[real]]"
+    assert targets(text, "a.md") == ["real"]
+
+
+def test_a_link_matches_whatever_the_unicode_form_of_the_file_name() -> None:
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", "Capteurs Héron")  # as macOS may store it
+    assert links_to(targets("[[Capteurs Héron]]", "a.md"), f"projets/{decomposed}.md")
+    assert links_to(targets("[[heron/sensors]]", "a.md"), "projects/heron/sensors.md")
+    assert not links_to(targets("[[heron/sensors]]", "a.md"), "projects/sensors.md")
+
+
+def test_a_name_several_notes_share_is_settled_by_the_linking_notes_folder() -> None:
+    names = names_index(["car/setup.md", "bike/setup.md", "car/overview.md", "solo.md"])
+    settled = resolve(targets("[[setup]] [[solo]]", "car/overview.md"), "car/overview.md", names)
+    assert settled == ["/car/setup", "solo"]
+    assert links_to(settled, "car/setup.md") and not links_to(settled, "bike/setup.md")
+    # from a folder holding none of them, which note is meant cannot be told: none matches
+    unsettled = resolve(targets("[[setup]]", "top.md"), "top.md", names)
+    assert unsettled == ["?setup"] and not links_to(unsettled, "car/setup.md") and not links_to(unsettled, "bike/setup.md")
 
 
 def test_targets_are_kept_once_and_at_most_max_targets() -> None:
@@ -90,6 +125,9 @@ def test_linked_notes_that_tie_are_named_together(tmp_path: Path) -> None:
         "ties with projects/heron-sensors.md, linked with it: one subject, so it is judged against the "
         "other notes, and they are named together"
     )
+    # no other note holds the words: the reasons say the top note is alone beside its linked note
+    assert d.reasons[0].endswith("coverage 0.50, the only candidate besides the notes linked with it")
+    assert d.reasons[2].startswith("spoke by ahead: the only candidate besides the notes linked with it, so evidence 2.72")
     assert (
         "also projects/heron-sensors.md: it ties with the top note (evidence 2.72, lead 1.00x < 1.1x) and "
         "the top note links to it: one subject, named together"
@@ -113,6 +151,28 @@ def test_a_tied_note_outside_the_links_keeps_the_tie(tmp_path: Path) -> None:
         ("home/garden.md", 2.262), ("projects/heron.md", 2.262), ("projects/heron-sensors.md", 2.262),
     ]
     assert (d.spoken, d.route) == (False, "tie")
+
+
+def test_a_hub_linking_two_tied_notes_does_not_make_them_one_subject(tmp_path: Path) -> None:
+    notes = dict(FILLER)
+    text = "Descale monthly with citric acid, 20 g in a litre of water."
+    notes["home/kettle.md"] = f"# Kettle\n\n{text}\n"
+    notes["home/espresso.md"] = f"# Espresso machine\n\n{text}\n"
+    notes["index.md"] = f"# Home\n\n{text} See [[kettle]] and [[espresso]].\n"
+    with indexed_connection(tmp_path, notes) as conn:
+        d = decide(conn, "descale citric acid monthly?")
+    assert sorted(c["path"] for c in d.top_scores[:3]) == ["home/espresso.md", "home/kettle.md", "index.md"]
+    assert (d.spoken, d.route) == (False, "tie")
+
+
+def test_a_linked_tie_too_weak_to_speak_says_so(tmp_path: Path) -> None:
+    with indexed_connection(tmp_path, _folder(linked=True)) as conn:
+        d = decide(conn, "shed")
+    assert (d.spoken, d.route) == (False, "tie")
+    assert d.reasons[-1] == (
+        "ties with projects/heron-sensors.md, linked with it: one subject, but judged against the other "
+        "notes no route's thresholds are met"
+    )
 
 
 def test_an_older_database_reads_every_note_again_for_its_links(tmp_path: Path) -> None:
