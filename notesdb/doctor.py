@@ -622,3 +622,11 @@ def check_hooks(report: Report, cwd: Path | None = None) -> None:
                 f"prompt gets the line {len(paths)} times; keep one ('notesdb hook uninstall --client {name} "
                 "--scope SCOPE' removes the others)",
             )  # fmt: skip
+    options = {(f.option("--notes"), f.option("--db"), f.option("--config")) for f in found}
+    if len(options) > 1:
+        report.add(
+            "hook", WARNING,
+            f"the {len(found)} notesdb hooks name different folders, databases or configs: commands "
+            "run without --notes (log, search, index, label) cannot tell which to use; pass --notes DIR "
+            "or set NOTESDB_NOTES",
+        )  # fmt: skip

@@ -231,7 +231,7 @@ def test_doctor_reports_every_entry_of_every_client(indexed: tuple[Path, Path], 
     lines = proc.stdout.splitlines()
     assert proc.returncode == 1
     hook_lines = [ln for ln in lines if ln.split()[1:2] == ["hook:"]]
-    assert len(hook_lines) == 5, lines
+    assert len(hook_lines) == 6, lines
     assert hook_lines[0] == f"ok       hook: Claude Code, user ({isolated_home / '.claude' / 'settings.json'}): {good}"
     assert hook_lines[1].startswith(f"ok       hook: Claude Code, local ({project / '.claude' / 'settings.local.json'})")
     assert hook_lines[2].startswith(f"problem  hook: Codex CLI, user ({isolated_home / '.codex' / 'hooks.json'}): "
@@ -239,6 +239,8 @@ def test_doctor_reports_every_entry_of_every_client(indexed: tuple[Path, Path], 
     assert "pipx install, uv tool install" in hook_lines[2] and "by hand" in hook_lines[2]
     assert hook_lines[3].startswith("problem  hook: Gemini CLI, user") and "moved-away does not exist" in hook_lines[3]
     assert hook_lines[4].startswith("problem  hook: 2 notesdb hooks for claude (") and "2 times" in hook_lines[4]
+    # the entries name two folders and two databases: commands without --notes cannot choose
+    assert hook_lines[5].startswith("warning  hook: the 4 notesdb hooks name different folders, databases or configs")
     assert lines[-1] == "3 problems left"
 
 

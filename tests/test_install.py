@@ -719,3 +719,9 @@ def test_after_install_the_commands_find_the_hooks_folder_and_database(notes: Pa
     r = notesdb("index")
     assert r.returncode == 1 and r.stderr.startswith("Error: no notes folder: pass --notes DIR"), r.stderr
     assert "the installed notesdb hooks name different" in r.stderr, r.stderr
+    # doctor says so too, beside the entries it finds in order
+    r = notesdb("doctor")
+    assert (
+        "warning  hook: the 2 notesdb hooks name different folders, databases or configs: commands run "
+        "without --notes (log, search, index, label) cannot tell which to use; pass --notes DIR or set NOTESDB_NOTES"
+    ) in r.stdout.splitlines(), r.stdout
