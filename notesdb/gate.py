@@ -2,10 +2,12 @@
 
 An eager tool is worse than none, so the gate speaks only when the top note clearly leads: not
 tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and near ties) and at
-least ``min_lead`` times its evidence, unless it is the only candidate; and the message must
-name the top note's subject or be mostly its words (:func:`off_title`: a general question that
-shares two or three words with a how-to note is neither). Then it speaks through
-the first of eight routes whose thresholds are met (:func:`verdict`):
+least ``min_lead`` times its evidence, unless it is the only candidate, or unless the notes it
+does not lead are linked with it and with each other (:func:`linked_tie`: one subject written up
+in several notes, judged as the top note against the rest and named together); and the message
+must name the top note's subject or be mostly its words (:func:`off_title`: a general question
+that shares two or three words with a how-to note is neither). Then it speaks through
+the first of nine routes whose thresholds are met (:func:`verdict`):
 
 1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
    a note holding less than half of the message needs a larger lead (:func:`strong_lead`);
