@@ -39,8 +39,9 @@ __all__ = ["MAX_NOTE_BYTES", "Note", "parse_note"]
 #: Bytes of a note indexed at most; the rest is reported, not indexed. Indexing costs about 1 ms
 #: per KiB of prose and up to 3.5 ms per KiB of text whose every word is new (2 shared cores),
 #: and the hook indexes a changed note whole before it answers (it checks its 0.5 s budget,
-#: ``hook.SYNC_BUDGET_S``, only between notes): 1 MiB took 1.0-4.0 s of one message, 256 KiB
-#: takes 0.3-0.9 s. The largest note of the shared fixtures and tests/data is 34 KB.
+#: ``hook.SYNC_BUDGET_S``, only between notes): a changed note of 1,000 KiB took 1.2 s (prose) to
+#: 3.9 s (every word new) of one hook call, and 0.4-0.7 s indexed up to 256 KiB
+#: (``bench/big_note_ab.py``). The largest note of the shared fixtures and tests/data is 34 KB.
 MAX_NOTE_BYTES: Final = 256 * 1024  # 256 KiB
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
