@@ -41,12 +41,12 @@ MAX_TARGETS: Final = 256
 #: kept for reading, never matched (which note is meant cannot be told).
 AMBIGUOUS: Final = "?"
 
-_CODE_OR_COMMENT: Final = re.compile(
-    r"^( {0,3})(`{3,}|~{3,})[^\n]*\n.*?(?:^\1?\2[`~]*[ \t]*$|\Z)"  # fenced code block
-    r"|(`+)(?!`).+?(?<!`)\3(?!`)"  # inline code
-    r"|%%.*?%%|<!--.*?-->",  # comments: Obsidian's and HTML's
-    re.DOTALL | re.MULTILINE,
-)
+#: A fenced code block (one left open runs to the end of the note, as in CommonMark).
+_FENCE: Final = re.compile(r"^( {0,3})(`{3,}|~{3,})[^\n]*\n.*?(?:^\1?\2[`~]*[ \t]*$|\Z)", re.DOTALL | re.MULTILINE)
+#: Inline code: a run of backticks, what follows, and a run of the same length.
+_INLINE_CODE: Final = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
+#: Comments, Obsidian's and HTML's (one left open runs to the end of the note).
+_COMMENTS: Final = (("%%", "%%"), ("<!--", "-->"))
 _WIKI: Final = re.compile(r"\[\[([^\[\]|#^\n]*?)\\?(?:[#^][^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
 _MARKDOWN: Final = re.compile(
     r"\]\(\s*(?:<([^<>\n]+)>|([^()\s]+))(?:\s+\"[^\"\n]*\")?\s*\)"  # [text](target "title")
@@ -70,6 +70,31 @@ def _relative(target: str, here: str) -> str | None:
     return "/" + full
 
 
+def _without_code_or_comments(text: str) -> str:
+    """``text`` with code (fenced and inline) and comments replaced by spaces; linear in its
+    length (a comment is closed by a plain search, never by backtracking)."""
+    if "```" in text or "~~~" in text:
+        text = _FENCE.sub(" ", text)
+    if "`" in text:
+        text = _INLINE_CODE.sub(" ", text)
+    for start, end in _COMMENTS:
+        if start not in text:
+            continue
+        kept, i = [], 0
+        while True:
+            j = text.find(start, i)
+            if j < 0:
+                kept.append(text[i:])
+                break
+            kept.append(text[i:j])
+            k = text.find(end, j + len(start))
+            if k < 0:
+                break  # left open: the rest of the note is the comment
+            i = k + len(end)
+        text = " ".join(kept)
+    return text
+
+
 def targets(text: str, path: str) -> list[str]:
     """The notes ``text``'s links name, folded, without repeats, at most :data:`MAX_TARGETS`.
 
@@ -81,8 +106,7 @@ def targets(text: str, path: str) -> list[str]:
     """
     if "[" not in text:
         return []
-    if "`" in text or "~~~" in text or "%%" in text or "<!--" in text:
-        text = _CODE_OR_COMMENT.sub(" ", text)
+    text = _without_code_or_comments(text)
     here = posixpath.dirname(_fold(path))
     found: dict[str, None] = {}
     for m in _WIKI.finditer(text):
@@ -97,7 +121,7 @@ def targets(text: str, path: str) -> list[str]:
             return list(found)
     for m in _MARKDOWN.finditer(text):
         raw = m.group(1) or m.group(2) or m.group(3) or m.group(4)
-        if _SCHEME.match(raw):
+        if _SCHEME.match(raw) or "[" in raw or "]" in raw:
             continue
         raw = urllib.parse.unquote(raw.split("#", 1)[0])
         name = raw.rsplit("/", 1)[-1]
