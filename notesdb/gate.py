@@ -49,7 +49,7 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from notesdb.links import links_to
+from notesdb.links import linked, links_to
 from notesdb.query import STOPWORDS
 from notesdb.settings import TIE_TOLERANCE, Settings
 from notesdb.text import FORMAT_CHARS, joined_pairs, words as text_words
@@ -276,7 +276,7 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     found = [_targets(c) for c in group]
     for i, a in enumerate(group):
         for j in range(i + 1, len(group)):
-            if not (links_to(found[i], group[j].path) or links_to(found[j], a.path)):
+            if not linked(a.path, found[i], group[j].path, found[j]):
                 return []
     return group
 
@@ -431,14 +431,14 @@ def _words(cand: Candidate, settings: Settings) -> int:
     return sum(1 for h in cand.hits if h.evidence >= settings.word_evidence)
 
 
-def verdict(ranking: Ranking, settings: Settings, linked: bool = True) -> tuple[str, list[Candidate]]:
+def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> tuple[str, list[Candidate]]:
     """The gate's route and the notes it names, without the explanation (``tune`` calls this
     thousands of times; :func:`judge` adds the reasons).
 
     Every route needs the top note to lead: not tied with the second (:func:`tied`) and at least
     ``min_lead`` times its evidence, unless it is the only candidate, or unless every note it
     does not lead is linked with it (:func:`linked_tie`: one subject in linked notes, judged as
-    the top note against the other candidates and named together; ``linked`` False: not
+    the top note against the other candidates and named together; ``join_linked`` False: not
     looked for); and it must not be
     :func:`off_title` (route ``off-title``: the message holds less than ``title_share`` of the
     words of each of its names, title, file name and aliases, and it holds less than
@@ -482,20 +482,20 @@ def verdict(ranking: Ranking, settings: Settings, linked: bool = True) -> tuple[
         return Route.NO_MATCH, []
     top = cands[0]
     second = cands[1] if len(cands) > 1 else None
-    if tied(top, second) or lead(top, second) < settings.min_lead:
-        group = linked_tie(cands, settings) if linked else []
+    ahead = lead(top, second)
+    if tied(top, second) or ahead < settings.min_lead:
+        group = linked_tie(cands, settings) if join_linked else []
         if not group:
             return Route.TIE, []
         from notesdb.rank import Ranking  # imported already by whoever ranked
 
         # one subject in linked notes: the first of them judged against the other notes
         rest = [c for c in cands if c not in group]
-        route, named = verdict(Ranking([top] + rest, ranking.possible), settings, linked=False)
+        route, named = verdict(Ranking([top] + rest, ranking.possible), settings, join_linked=False)
         if route not in SPOKEN:
             return Route.TIE, []
         extra = [c for c in named[1:] if c not in group]
         return route, (group + extra)[:MAX_NOTES]
-    ahead = lead(top, second)
     if off_title(top, settings):
         return Route.OFF_TITLE, []
     s = settings
@@ -659,14 +659,12 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     if left:
         d.reasons.append("not also named: " + "; ".join(left))
     if group:  # the routes judged the top note against the notes outside the linked ones
-        d.reasons = [d.reasons[0], d.reasons[1]] + [
-            r.replace("the only candidate", "the only candidate besides the notes linked with it")
+        d.reasons = [
+            r if i == 1 else r.replace("the only candidate", "the only candidate besides the notes linked with it")
             .replace("over the second", "over the first note not linked with it")
             .replace("leads the second", "leads the first note not linked with it")
-            for r in d.reasons[2:]
+            for i, r in enumerate(d.reasons)
         ]
-        d.reasons[0] = (d.reasons[0].replace("the only candidate", "the only candidate besides the notes linked with it")
-                        .replace("over the second", "over the first note not linked with it"))
     d.spoken = True
     d.notes = [c.path for c in named]
     d.parts = [(c.title, c.path, c.desc) for c in named]
