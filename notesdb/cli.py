@@ -239,7 +239,7 @@ def _installed_defaults(
         entries = find_installed()
     except Exception:  # a settings file notesdb cannot read: as if nothing were installed
         return notes, db, config, ""
-    found = {(f.option("--notes"), f.option("--db"), f.option("--config")) for f in entries}
+    found = {f.points_at for f in entries}
     if len(found) > 1:
         named = sorted({f"{f.client.name} {f.scope}: " + " ".join(
             f"{opt} {val}" for opt in ("--notes", "--db", "--config") if (val := f.option(opt))

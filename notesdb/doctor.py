@@ -622,8 +622,7 @@ def check_hooks(report: Report, cwd: Path | None = None) -> None:
                 f"prompt gets the line {len(paths)} times; keep one ('notesdb hook uninstall --client {name} "
                 "--scope SCOPE' removes the others)",
             )  # fmt: skip
-    options = {(f.option("--notes"), f.option("--db"), f.option("--config")) for f in found}
-    if len(options) > 1:
+    if len({f.points_at for f in found}) > 1:
         report.add(
             "hook", WARNING,
             f"the {len(found)} notesdb hooks name different folders, databases or configs: commands "

@@ -65,6 +65,12 @@ class Found:
         """The value of ``--notes`` or ``--db`` on the handler's command line, if given."""
         return _option(self.argv, name)
 
+    @property
+    def points_at(self) -> tuple[str | None, str | None, str | None]:
+        """``(--notes, --db, --config)`` as the handler's command line gives them (None: not given):
+        entries that differ here make commands run without ``--notes`` unable to choose a default."""
+        return self.option("--notes"), self.option("--db"), self.option("--config")
+
 
 def _option(argv: list[str], name: str) -> str | None:
     """The value of option ``name`` (``--notes``) in a handler's command line, if given."""
