@@ -48,6 +48,12 @@ WAIT_S: Final = 0.5
 RESYNC_S: Final = 60.0
 #: Seconds before a failed background sync is tried again (a locked or unmounted folder).
 RETRY_S: Final = 1.0
+#: Opens of the fence file per answer (:meth:`FolderWatch._fence`). Another program's open of
+#: that file made before the message, still on its way through the watch, is counted as one of
+#: ours; the fence holds unless this many such opens are in flight at once. One was not enough:
+#: reading every note just before a change fooled it (``tests/test_watch.py``, a watch slowed
+#: to 5 ms per event). Each open costs a few microseconds; their notices arrive together.
+FENCE_OPENS: Final = 3
 #: Event types that say nothing about a note's bytes or place (reading a note opens it).
 _IGNORED: Final = frozenset({"opened", "closed_no_write"})
 
@@ -189,8 +195,10 @@ class FolderWatch:
         """Wait until every change made before this call has been noticed.
 
         With inotify, events of one watch arrive in the order they happened: this process
-        opens a note of the folder for reading (a read, never a write) and waits for that open
-        to come through the watch. Elsewhere the notices are taken as they come (FSEvents and
+        opens a note of the folder for reading (a read, never a write) ``FENCE_OPENS`` times
+        and waits for that many opens of it to come through the watch. Opens by other programs
+        look the same, so one open made before the call and still in flight could stand for
+        ours; several cannot, unless that many are in flight. Elsewhere the notices are taken as they come (FSEvents and
         kqueue report no opens); a change then counts once its notice arrives, within
         milliseconds on a local disk.
 
@@ -210,13 +218,15 @@ class FolderWatch:
                 with self._cond:
                     before = self._fenced
                 try:
-                    os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+                    for _ in range(FENCE_OPENS):  # open, close, open...: no two notices alike
+                        os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
                 except OSError:  # gone: take another file
                     self._fence_file = None
                     continue
                 with self._cond:
-                    return self._cond.wait_for(lambda: self._fenced > before or not self._trusted,
-                                               timeout=wait_s) and self._trusted
+                    return self._cond.wait_for(
+                        lambda: self._fenced >= before + FENCE_OPENS or not self._trusted,
+                        timeout=wait_s) and self._trusted
             return False
         finally:
             self._fence_lock.release()

@@ -92,6 +92,35 @@ def test_reading_notes_and_hidden_folders_are_not_changes(indexed: tuple[Path, P
         w.close()
 
 
+def test_notes_read_just_before_a_change_do_not_pass_for_the_fence(
+    indexed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watch slowed to 5 ms per event: the opens of every note, read twice just before a note
+    is written (by the assistant, by a sync), are still in flight when the answer fences, and
+    the fence file is one of them. The answer must still wait for the new note's notice."""
+    vault, db = indexed
+    notice = FolderWatch._notice
+
+    def slow(self: FolderWatch, root: str, ev: object) -> None:
+        time.sleep(0.005)
+        notice(self, root, ev)
+
+    monkeypatch.setattr(FolderWatch, "_notice", slow)
+    w = started(vault, db)
+    try:
+        w.noticed.clear()
+        for _ in range(2):
+            for path in sorted(vault.rglob("*.md")):
+                path.read_bytes()
+        (vault / NEW_NOTE).write_text(NEW_TEXT, encoding="utf-8")
+        stats = w.current(argv(vault, db), wait_s=5.0)
+        assert stats is not None and NEW_NOTE in w.noticed
+        out = run(event(NEW_MESSAGE, "s1"), argv(vault, db), stats)
+        assert f"({vault / NEW_NOTE})" in out
+    finally:
+        w.close()
+
+
 def test_another_folder_database_or_skip_list_is_not_answered_from_the_watch(
     indexed: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
