@@ -540,7 +540,7 @@ def check(
             more = len(d.whole_names) - EXPLAIN_NAMES
             typer.echo(
                 f"code names: {shown}{f' and {more} more' if more > 0 else ''} "
-                "(their words count only in a note holding all of a name's words)"
+                "(their words count only in a note holding all of a name's words, together)"
             )
         typer.echo("candidates (evidence = sum of weight x IDF x place; coverage = share of the message):")
         for i, c in enumerate(d.top_scores):

@@ -247,7 +247,7 @@ def rank(
     terms = {t.token for t in query.terms if t.known}
     # the words of each snake_case name some note holds (a word no note holds cannot be asked
     # for: "SQLITE_BUSY_RECOVERY" still finds the note on SQLITE_BUSY)
-    names = [ws for _, words in query.code_names if len(ws := {w for w in words if w in terms}) >= 2]
+    names = [(words, ws) for _, words in query.code_names if len(ws := {w for w in words if w in terms}) >= 2]
     for c in cands.values():
         for t in query.terms:
             best: Hit | None = None
@@ -264,7 +264,7 @@ def rank(
             if best is not None:
                 c.hits.append(best)
         if names:
-            _whole_names(c, names, query.bound)
+            _whole_names(conn, c, names, query.bound)
         _numbers_as_one(c)
         c.evidence = sum(h.evidence for h in c.hits)
         c.coverage = c.evidence / possible if possible > 0 else 0.0
@@ -274,19 +274,44 @@ def rank(
     return Ranking(ordered, possible)
 
 
-def _whole_names(c: Candidate, names: list[set[str]], bound: frozenset[str]) -> None:
-    """Drop the hits of a code name's words from a note that does not hold all of them.
+def _whole_names(conn: sqlite3.Connection, c: Candidate, names: list[tuple[list[str], set[str]]],
+                 bound: frozenset[str]) -> None:
+    """Drop the hits of a code name's words from a note that does not hold the name.
 
     "instead of mocking simple_send_with_retries": a TIL note on mocking that says "retries"
     but not "send" is not about that function (``notesdb.query.code_names``). A note holds a
     word in any form the query reads it (inflected, corrected), so "send_with_retry" still finds
-    a note on ``send_with_retries``; only the words the name alone brings are dropped.
+    a note on ``send_with_retries``; only the words the name alone brings are dropped. The note
+    must also hold the name's words together, as a name is written (``send_with_retries``,
+    ``send with retries``): within as many tokens of each other as the name has words (FTS5
+    ``NEAR``). A note on ``git bisect`` that says "tested" in one place and "bisect" in
+    another does not hold ``test_bisect_insert``.
+
+    :param names: per code name of the message, its words in order and those that are query terms
     """
-    held = {h.token for h in c.hits}
-    kept = {w for ws in names if ws <= held for w in ws}  # a name held whole keeps its words
-    drop = {w for ws in names if not ws <= held for w in ws if w in bound and w not in kept}
+    by_token = {h.token: h for h in c.hits}
+    kept: set[str] = set()
+    drop: set[str] = set()
+    for words, ws in names:
+        if ws <= by_token.keys() and _together(conn, c.rowid, [by_token[w].word for w in words if w in ws], len(words)):
+            kept |= ws
+        else:
+            drop |= {w for w in ws if w in bound}
+    drop -= kept  # a name held whole keeps its words
     if drop:
         c.hits = [h for h in c.hits if h.token not in drop]
+
+
+def _together(conn: sqlite3.Connection, rowid: int, words: list[str], window: int) -> bool:
+    """True when note ``rowid`` holds ``words`` within ``window`` tokens of each other in one
+    column (FTS5 ``NEAR``, any order)."""
+    from notesdb.query import quote
+
+    distinct = list(dict.fromkeys(words))
+    if len(distinct) < 2:
+        return True
+    expr = f"NEAR({' '.join(quote(w) for w in distinct)}, {window})"
+    return conn.execute("SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? AND rowid = ?", (expr, rowid)).fetchone() is not None
 
 
 def _numbers_as_one(c: Candidate) -> None:

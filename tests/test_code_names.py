@@ -158,5 +158,39 @@ def test_explain_lists_a_long_paste_s_code_names_on_one_line(tmp_path: Path) -> 
     assert EXPLAIN_NAMES == 10
     assert lines == [
         "code names: " + ", ".join(f"col_{i:02d}_value" for i in range(10)) + " and 20 more "
-        "(their words count only in a note holding all of a name's words)"
+        "(their words count only in a note holding all of a name's words, together)"
     ]
+
+
+BISECT = (
+    "# TIL: git bisect run\n\n    git bisect start\n    git bisect run ./scripts/check.sh\n\n"
+    "- exit code 125 = skip (this commit can't be tested, e.g. doesn't build)\n"
+    "- anything above 127 aborts the bisect\n"
+)
+
+
+def test_a_name_s_words_held_apart_are_not_the_name(tmp_path: Path) -> None:
+    """"test_bisect_insert" is one name. A git-bisect note saying "tested" in one line and
+    "bisect" in others holds its words (with "insert" in no note, only those two are asked for)
+    but not the name: they must sit together, as a name is written. Before, that note was
+    named for a failing test (evidence 8.43, lead 2.26x, route strong)."""
+    notes = dict(NOTES)
+    notes["til/git-bisect.md"] = BISECT
+    with indexed_connection(tmp_path, notes) as c:
+        d = decide(c, "fix the failing test_bisect_insert in tests/test_sorted.py")
+    assert (d.spoken, d.whole_names) == (False, ["test_bisect_insert", "test_sorted"])
+    bisect = next(s for s in d.top_scores if s["path"] == "til/git-bisect.md")
+    assert bisect["hits"] == ["tests->tested"]  # the path's "tests/", not a word of a name
+
+
+def test_a_note_holding_the_name_written_out_keeps_its_words(tmp_path: Path) -> None:
+    """The same name in a note, as code or as words next to each other, is held."""
+    notes = dict(NOTES)
+    notes["til/git-bisect.md"] = BISECT
+    notes["dev/sorted-list.md"] = ("# Sorted list\n\nThe flaky one is test_bisect_insert: it inserts "
+                                   "into a list that another test sorted.\n")
+    with indexed_connection(tmp_path, notes) as c:
+        d = decide(c, "fix the failing test_bisect_insert in tests/test_sorted.py")
+    top = d.top_scores[0]
+    assert top["path"] == "dev/sorted-list.md"
+    assert {"test", "bisect"} <= {h.split("->")[0] for h in top["hits"]}
