@@ -80,7 +80,7 @@ def test_check_explains_a_note_held_back(folder: tuple[Path, Path]) -> None:
     held = subprocess.run(args + ["--session", "s-9", "--explain"], capture_output=True, text=True, timeout=60)
     assert held.returncode == 0
     assert held.stdout.startswith("(silent: said-before)")
-    assert "held back beehives.md: named earlier in this conversation (evidence 6.87); now 7.43 < 2.0x that" in held.stdout
+    assert "held back beehives.md: named earlier in this conversation (evidence 6.87); now 6.98 < 2.0x that" in held.stdout
 
 
 def test_tune_with_no_labels_chooses_for_silence_on_the_generic_messages(folder: tuple[Path, Path]) -> None:

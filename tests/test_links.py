@@ -93,12 +93,10 @@ def test_parse_reads_links_in_the_front_matter_too() -> None:
 
 
 HERON = {
-    "projects/heron.md": "# Heron\n\nThe weather station on the shed roof: a Raspberry Pi Zero logging wind "
-    "speed, rainfall and temperature to InfluxDB every minute. Anemometer and rain gauge details: "
-    "[[heron-sensors]].\n",
-    "projects/heron-sensors.md": "# Heron sensors\n\nAnemometer on the north corner of the shed, rain gauge "
-    "on the fence post. Both reed switches into GPIO 5 and 6; the wind speed is pulses per second times "
-    "2.4 km/h.\n",
+    "projects/heron.md": "# Heron\n\nThe weather station on the shed roof logs wind speed and rainfall. "
+    "Sensors: [[heron-sensors]].\n",
+    "projects/heron-sensors.md": "# Heron sensors\n\nAnemometer on the shed, rain gauge on the fence: wind speed "
+    "is pulses per second times 2.4.\n",
 }
 #: Both notes hold every word of it, in their bodies, with the same evidence (2.72 each).
 TIED = "shed wind speed?"
@@ -108,9 +106,7 @@ def _folder(linked: bool) -> dict[str, str]:
     notes = dict(FILLER)
     notes.update(HERON)
     if not linked:
-        notes["projects/heron.md"] = notes["projects/heron.md"].replace(
-            " Anemometer and rain gauge details: [[heron-sensors]].", ""
-        )
+        notes["projects/heron.md"] = notes["projects/heron.md"].replace(" Sensors: [[heron-sensors]].", "")
     return notes
 
 
@@ -148,7 +144,7 @@ def test_a_tied_note_outside_the_links_keeps_the_tie(tmp_path: Path) -> None:
     with indexed_connection(tmp_path, notes) as conn:
         d = decide(conn, TIED)
     assert [(c["path"], c["evidence"]) for c in d.top_scores[:3]] == [
-        ("home/garden.md", 2.262), ("projects/heron.md", 2.262), ("projects/heron-sensors.md", 2.262),
+        ("projects/heron.md", 2.262), ("home/garden.md", 2.262), ("projects/heron-sensors.md", 2.262),
     ]
     assert (d.spoken, d.route) == (False, "tie")
 
