@@ -268,8 +268,8 @@ class Settings:
     #: of it, and a catalogue 20 times longer keeps a seventh. Swept with ``bench/choose.py
     #: --axes body_saturation --loso`` (0.5-1.25) on the tuning halves and each folder's generic
     #: messages: 0.85 is the largest value that loses no hit on any tuning half (it adds one,
-    #: and silences one false alarm and three generic ones); 1.0 loses 2 memory hits, 1.25 loses
-    #: 8. choose.py's own objective picks 1.25, driven by the til and tech folders' generic
+    #: silences one false alarm, and of the generic messages 2 against the personal folder for
+    #: 1 more against tech); 1.0 loses 2 memory hits, 1.25 loses 8. choose.py's own objective picks 1.25, driven by the til and tech folders' generic
     #: false alarms (without either of them it picks 0.85). Before: 0.5, set by hand
     body_saturation: float = 0.85
     #: weight of a message word in no note (that corrects or expands to nothing), relative to
