@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 import jellyfish
 
 from notesdb.settings import Settings
-from notesdb.text import inflections, joined_pairs, us_spelling, words as text_words
+from notesdb.text import calendar_short, inflections, joined_pairs, us_spelling, words as text_words
 from notesdb.vocab import english_rare_filled
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
@@ -572,7 +572,7 @@ def build_query(
             distinct.setdefault(tok, None)
     pairs = [(a, b) for a, b in joined_pairs(text) if a + b not in distinct]
     words = list(distinct)
-    forms = {tok: inflections(tok) for tok in words}
+    forms = {tok: inflections(tok) + list(calendar_short(tok)) for tok in words}
     parts = {tok: _parts(tok) for tok in words}
     looked_up = words + [f for fs in forms.values() for f in fs] + [p for ps in parts.values() for p in ps]
     known = _vocab_rows(conn, looked_up + [a + b for a, b in pairs])

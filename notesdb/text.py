@@ -23,7 +23,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "us_spelling", "spell", "words", "joined", "joined_pairs", "extra_words"]
+__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "calendar_short", "us_spelling", "spell", "words", "joined", "joined_pairs", "extra_words"]
 
 #: Unicode's format characters (general category Cf, Unicode 15.1, as ``(first, last)`` code
 #: point ranges): invisible, yet they change how the text around them shows. The bidi overrides,
@@ -142,6 +142,23 @@ def inflections(token: str) -> list[str]:
     if token.endswith("s") and not token.endswith(("ss", "ics")) and len(token) > 3:
         out.append(token[:-1])
     return out
+
+
+#: The short forms of the English names of days and months that notes write in tables, rotas
+#: and logs ("Thu", "Sept"), by the full name.
+_CALENDAR_SHORT: Final = {
+    "monday": ("mon",), "tuesday": ("tue", "tues"), "wednesday": ("wed",), "thursday": ("thu", "thur", "thurs"),
+    "friday": ("fri",), "saturday": ("sat",), "sunday": ("sun",),
+    "january": ("jan",), "february": ("feb",), "march": ("mar",), "april": ("apr",), "june": ("jun",),
+    "july": ("jul",), "august": ("aug",), "september": ("sep", "sept"), "october": ("oct",),
+    "november": ("nov",), "december": ("dec",),
+}
+
+
+def calendar_short(token: str) -> tuple[str, ...]:
+    """The short forms notes write for a day or month named in full, singular or plural:
+    ``"thursdays"`` -> ``("thu", "thur", "thurs")``; ``()`` for any other word."""
+    return _CALENDAR_SHORT.get(token, ()) or (_CALENDAR_SHORT.get(token[:-1], ()) if token.endswith("s") else ())
 
 
 #: Letters that are not a base letter plus a combining mark, so FTS5's ``remove_diacritics``

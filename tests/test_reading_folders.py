@@ -233,6 +233,33 @@ def test_a_derived_word_is_not_another_form(folder: tuple[sqlite3.Connection, Pa
     assert first(conn, "explain the economics of bank lending") is None
 
 
+def test_calendar_short_forms() -> None:
+    assert text.calendar_short("thursdays") == ("thu", "thur", "thurs")
+    assert text.calendar_short("september") == ("sep", "sept")
+    assert text.calendar_short("may") == () and text.calendar_short("mays") == ()
+    assert text.calendar_short("thu") == () and text.calendar_short("kettles") == ()
+
+
+def test_a_day_named_in_full_finds_the_note_that_writes_it_short(tmp_path: Path) -> None:
+    """A rota written as a table says "Thu"; the message says "thursdays". Before, the rota
+    held only "picks" and "nell" of the message and the note on Nell's school (which says
+    "Thursday") came first."""
+    notes = dict(FILLER)
+    notes["kid/childcare-rota.md"] = ("# Childcare rota\n\n| day | pick-up |\n|---|---|\n| Mon | Tomasz |\n"
+                                      "| Thu | Ama picks up Nell |\n")
+    notes["kid/nell-school.md"] = "# Nell's school\n\nSwimming on Thursday; the bag goes in on Wednesday.\n"
+    write(tmp_path / "v", notes)
+    conn = open_db(tmp_path / "db")
+    try:
+        sync(conn, tmp_path / "v")
+        ranking = rank(conn, build_query(conn, "who picks nell up on thursdays", searchable_count(conn)))
+    finally:
+        conn.close()
+    top = ranking.candidates[0]
+    assert top.path == "kid/childcare-rota.md"
+    assert [(h.token, h.word) for h in top.hits] == [("picks", "picks"), ("nell", "nell"), ("thursdays", "thu")]
+
+
 # --- 7. other languages ------------------------------------------------------------------
 
 
