@@ -35,7 +35,6 @@ from notesdb.db import (
     check_ours,
     copy_decisions,
     missing_tables,
-    move_aside,
     open_db,
     private_side_files,
     sqlite_uri,

@@ -19,7 +19,6 @@ from typing import Any
 import jsonschema
 import pytest
 from conftest import COVERED_MESSAGE, COVERED_NOTE, NOTESDB_EXE, decision_rows
-from notesdb.db import SCHEMA_VERSION
 from notesdb.gate import MAX_LINE_CHARS
 
 pytestmark = pytest.mark.skipif(not NOTESDB_EXE.exists(), reason="the notesdb console script is not installed")
