@@ -449,8 +449,15 @@ def test_a_database_emptied_under_the_warm_process_is_made_anew(indexed: tuple[P
         first, _ = hook(vault, db, HIT, "--warm", session="s1")
         assert f"({vault / COVERED_NOTE})" in first
         db.write_bytes(b"")
-        answers = [hook(vault, db, HIT, "--warm", session=f"s{i}")[0] for i in range(2, 6)]
-        assert answers[-2:] == [first, first], answers
+        # the index is made anew within the hooks' budget, over a few messages (more on a loaded
+        # machine); once a message is answered again, so is every later one
+        answers: list[str] = []
+        for i in range(2, 14):
+            answers.append(hook(vault, db, HIT, "--warm", session=f"s{i}")[0])
+            if answers[-1] == first:
+                break
+        assert answers[-1] == first, answers
+        assert hook(vault, db, HIT, "--warm", session="s-after")[0] == first
         cold, _ = hook(vault, db, HIT, session="s-cold")
         assert cold == first
     finally:
