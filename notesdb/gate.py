@@ -281,6 +281,11 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     return group
 
 
+def _linked_reason(group: list[Candidate], outcome: str) -> str:
+    """The reason given for a tie of linked notes (:func:`linked_tie`), then ``outcome``."""
+    return "ties with " + ", ".join(c.path for c in group[1:]) + ", linked with it: one subject, " + outcome
+
+
 def _subject_words(text: str) -> list[str]:
     """Words of a name that say what it names: folded like the index (``notesdb.text.words``),
     not stopwords, not bare numbers (a version or a year, "Postgres upgrade (15 -> 16)", says
@@ -605,10 +610,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
            if second is not None else "the only candidate")
     )
     if group:
-        d.reasons.append(
-            "ties with " + ", ".join(c.path for c in group[1:]) + ", linked with it: one subject, so it "
-            "is judged against the other notes, and they are named together"
-        )
+        d.reasons.append(_linked_reason(group, "so it is judged against the other notes, and they are named together"))
     rare = _rare_about(top, s)
     if rare:
         d.reasons.append(
@@ -618,10 +620,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     if route == Route.TIE:
         linked_group = linked_tie(cands, s)
         if linked_group:
-            d.reasons.append(
-                "ties with " + ", ".join(c.path for c in linked_group[1:]) + ", linked with it: one subject, "
-                "but judged against the other notes no route's thresholds are met"
-            )
+            d.reasons.append(_linked_reason(linked_group, "but judged against the other notes no route's thresholds are met"))
             return d
         if tied(top, second):
             d.reasons.append(

@@ -29,7 +29,7 @@ import math
 import sqlite3
 from dataclasses import dataclass, field, replace
 
-from notesdb.query import Alternative, Query, Term, idf, match_expression
+from notesdb.query import Alternative, Query, Term, idf, match_expression, quote
 from notesdb.settings import TIE_TOLERANCE, Settings
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
@@ -305,8 +305,6 @@ def _whole_names(conn: sqlite3.Connection, c: Candidate, names: list[tuple[list[
 def _together(conn: sqlite3.Connection, rowid: int, words: list[str], window: int) -> bool:
     """True when note ``rowid`` holds ``words`` within ``window`` tokens of each other in one
     column (FTS5 ``NEAR``, any order)."""
-    from notesdb.query import quote
-
     distinct = list(dict.fromkeys(words))
     if len(distinct) < 2:
         return True
