@@ -104,6 +104,7 @@ AXES: dict[str, tuple[float, ...]] = {
     # scoring: each value re-ranks every case
     "body_place": (0.35, 0.5, 0.65),
     "body_saturation": (0.5, 0.6, 0.75, 0.85, 1.0, 1.25),
+    "headings_saturation": (0.5, 0.6, 0.75, 0.85, 1.0, 1.25),
     "english_midpoint": (4.4, 4.8, 5.2),
     "english_slope": (1.5, 2.0, 3.0),
     "reference_notes": (100, 300, 1000),

@@ -17,7 +17,9 @@ follows the column weights 3 : 2 : 2 : 1 (title 1, description and headings 2/3,
 A word only in the body of a long note counts for less: by FTS5's own BM25 term weight for
 that note's body (term frequency over length), read as a share of ``Settings.body_saturation``,
 so a catalogue or a year's log that mentions a word once among hundreds cannot outweigh the
-note about it. Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
+note about it. Headings are read the same way (``Settings.headings_saturation``): a book's
+summary with eighty chapter and section headings is about each of them less than a note with
+three. Dividing by the message's total possible evidence gives *coverage*, a share in [0, 1] that
 means the same for a three-word message and a pasted log. *Held* is the same share counted
 wherever the words sit (before the place factor): how much of the message the note accounts for,
 where coverage also says how prominently.
@@ -220,7 +222,7 @@ def rank(
     marks = ",".join("?" * len(ids))
     # where each word sits, per candidate: one bm25() per column, non-zero where the word is
     places: dict[str, dict[int, str]] = {}
-    body_share: dict[tuple[str, int], float] = {}  # (word, note) -> length factor of a body hit
+    length_share: dict[tuple[str, int], float] = {}  # (word, note) -> length factor of a body or headings hit
     columns = (
         "SELECT rowid, bm25(notes_fts, 1, 0, 0, 0), bm25(notes_fts, 0, 1, 0, 0), "
         "bm25(notes_fts, 0, 0, 1, 0), bm25(notes_fts, 0, 0, 0, 1) FROM notes_fts WHERE notes_fts MATCH ?"
@@ -240,8 +242,11 @@ def rank(
         fts_idf = _fts5_idf(doc_freqs.get(w, 0), n)
         for rowid, t_, d_, h_, b_ in located:
             found[rowid] = "title" if t_ else "desc" if d_ else "headings" if h_ else "body"
-            if found[rowid] == "body" and fts_idf > 0:
-                body_share[(w, rowid)] = min(1.0, -b_ / fts_idf / s.body_saturation)
+            if fts_idf > 0:
+                if found[rowid] == "body":
+                    length_share[(w, rowid)] = min(1.0, -b_ / fts_idf / s.body_saturation)
+                elif found[rowid] == "headings":
+                    length_share[(w, rowid)] = min(1.0, -h_ / fts_idf / s.headings_saturation)
         places[w] = found
     place_weight = place_weights(s)
     terms = {t.token for t in query.terms if t.known}
@@ -257,8 +262,7 @@ def rank(
                     continue
                 full = ev = word_weight(t, a, n, s)
                 ev *= place_weight[place]
-                if place == "body":
-                    ev *= body_share.get((a.word, c.rowid), 1.0)
+                ev *= length_share.get((a.word, c.rowid), 1.0)
                 if best is None or ev > best.evidence:
                     best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full, max(t.zipf, a.zipf), a.coined)
             if best is not None:

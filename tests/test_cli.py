@@ -541,6 +541,7 @@ def test_log_when_empty(indexed: tuple[Path, Path]) -> None:
         ("[gate]\nrare_wieght = 3\n", "unknown gate setting 'rare_wieght' (did you mean 'rare_weight'?)\n"),
         # values that used to pass and then fail at the first message
         ("[gate]\nbody_saturation = 0\n", "gate setting 'body_saturation' must be more than zero"),
+        ("[gate]\nheadings_saturation = 0\n", "gate setting 'headings_saturation' must be more than zero"),
         ("[meaning]\nmodel = '~nosuchuser-x1/m'\n", "[meaning] model '~nosuchuser-x1/m': its '~' names no home folder"),
     ],
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,11 @@ NOTES = {
     + ", ".join(f"topic{i}" for i in range(300))
     + ", compressor, seized, pressure, valve\n",
     "workshop/compressor.md": "# Compressor\n\nThe pressure valve seized; freed it with penetrating oil.\n",
+    # a book's summary: a heading per chapter and section, one of them on the subject of a note
+    "books/Field guide.md": "# Field guide\n\n"
+    + "".join(f"## Chapter {i}: topic{i}\n\nNotes on topic{i}.\n\n" for i in range(60))
+    + "## Beekeeping\n\nA chapter on hives.\n",
+    "garden/hives.md": "# Hives\n\n## Beekeeping\n\nTwo hives by the hedge; the varroa count is taken in August.\n",
     # 11. stubs
     "home/dishwasher.md": "See the other note.\n",
     "home/dishwasher-error-codes.md": "E24: drain blocked, cleaned the filter and the pump. E15: water in the base tray.\n",
@@ -323,6 +329,23 @@ def test_a_catalogue_mention_cannot_beat_the_note_about_it(folder: tuple[sqlite3
     assert ranking.candidates[0].path == "workshop/compressor.md"
     # the index holds the same four words, each once among 300: a small share of their weight
     assert by_path["Index.md"].evidence < 0.5 * by_path["workshop/compressor.md"].evidence
+
+
+def test_a_heading_among_sixty_weighs_less_than_one_among_two(folder: tuple[sqlite3.Connection, Path]) -> None:
+    """A word in the headings of a long note counts by the headings' BM25 term weight, read
+    as a share of ``headings_saturation``: the book summary's headings are about 12 times the
+    average note's, so its one heading on the subject keeps 0.22 of what the hive note's
+    keeps (BM25 term weight 2.2 / (1 + 1.2 x (0.25 + 0.75 x 11.8)) = 0.18, over 0.85)."""
+    conn = folder[0]
+    q = build_query(conn, "beekeeping", searchable_count(conn))
+    by_path = {c.path: c for c in rank(conn, q).candidates}
+    book, hives = by_path["books/Field guide.md"], by_path["garden/hives.md"]
+    assert [h.place for h in book.hits] == [h.place for h in hives.hits] == ["headings"]
+    assert book.evidence / hives.evidence == pytest.approx(0.22, abs=0.01)
+    # read whole (a saturation no term weight reaches below), the two would be equal
+    whole = replace(Settings(), headings_saturation=1e-9)
+    by_path = {c.path: c for c in rank(conn, q, settings=whole).candidates}
+    assert by_path["books/Field guide.md"].evidence == pytest.approx(by_path["garden/hives.md"].evidence)
 
 
 # --- 11. stubs ---------------------------------------------------------------------------
