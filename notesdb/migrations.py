@@ -366,3 +366,20 @@ def m013_links(db: Database) -> None:
     db.execute(trigger)
     db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
     db.execute("PRAGMA user_version = 13")
+
+
+@migrations()
+def m014_reread_contractions(db: Database) -> None:
+    """Every note is read and parsed again at the next sync: the words indexed beside a note
+    (``notes.title_extra`` and the other ``_extra`` columns, ``notesdb.text.extra_words``) no
+    longer join what a file name keeps of a possessive or contraction ("gits" and "smagic" of
+    ``git-s-magic-files.md``: ``notesdb.text.CONTRACTION_PARTS``). Until a note is read again
+    its row answers as before. Marked as ``m013_links`` marks them: no stored size or hash
+    matches, and the folder's listing is forgotten.
+    """
+    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
+    db.execute("DROP TRIGGER notes_au")
+    db.execute("UPDATE notes SET size = -1, hash = ''")
+    db.execute(trigger)
+    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    db.execute("PRAGMA user_version = 14")

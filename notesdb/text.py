@@ -204,6 +204,11 @@ _MAY_JOIN: Final = re.compile(r"[-‐‑\d]")
 #: Longest letter run a spaced number is joined to: model and product names ("rtx 4090",
 #: "witcher 3"), not long words before a count ("temperature 21").
 MAX_JOIN_LETTERS: Final = 8
+#: What is left of an English contraction or possessive when a title becomes a file name
+#: ("Git's magic files" -> ``git-s-magic-files.md``, "Don't panic" -> ``don-t-panic.md``): a
+#: hyphen before one of these parts no word is made of, so ``git-s`` does not join to "gits",
+#: a word of that note alone that "git" would find as another form.
+CONTRACTION_PARTS: Final = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
 
 
 def joined(text: str) -> list[str]:
@@ -217,7 +222,9 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
     ``"Yaesu FT-65"`` -> ``[("ft", "65")]``; ``"MGS 3"`` -> ``[("mgs", "3")]``; ``"wi-fi"`` ->
     ``[("wi", "fi")]``; ``"E-15 error"`` -> ``[("e", "15")]``. A hyphen or a single space joins
     a run of at most ``MAX_JOIN_LETTERS`` letters to a number; a hyphen also joins two words
-    when one has at most two letters. Names of several parts ("mercedes-w204") and dates
+    when one has at most two letters, unless the second is what a file name keeps of a
+    contraction or possessive (:data:`CONTRACTION_PARTS`: ``git-s-magic-files`` joins neither
+    "gits" nor "smagic"). Names of several parts ("mercedes-w204") and dates
     ("2024-11-02") are not joined: their parts are the words people type. Tokens are folded like
     :func:`words`.
     """
@@ -227,15 +234,18 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
         text = unicodedata.normalize("NFC", text)
     out: list[tuple[str, str]] = []
     prev: re.Match[str] | None = None
+    contraction = False  # prev is a contraction's part after a hyphen ("s" of "git-s-magic")
     for m in _TOKEN_RE.finditer(text):
+        after_hyphen = False
         if prev is not None and m.start() - prev.end() == 1 and text[prev.end()] in _JOIN_GAPS:
             a, b = spell(fold(prev.group())), spell(fold(m.group()))
-            hyphen = text[prev.end()] not in " \t"
-            if a and b and (
-                (hyphen and a.isalpha() and b.isalpha() and min(len(a), len(b)) <= 2)
-                or (a.isalpha() and b.isdigit() and len(a) <= MAX_JOIN_LETTERS)
-            ):
+            hyphen = after_hyphen = text[prev.end()] not in " \t"
+            words_pair = hyphen and a.isalpha() and b.isalpha() and min(len(a), len(b)) <= 2
+            if words_pair and (b in CONTRACTION_PARTS or contraction):
+                words_pair = False
+            if a and b and (words_pair or (a.isalpha() and b.isdigit() and len(a) <= MAX_JOIN_LETTERS)):
                 out.append((a, b))
+        contraction = after_hyphen and fold(m.group()) in CONTRACTION_PARTS
         prev = m
     return out
 

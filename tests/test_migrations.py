@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from sqlite_utils import Database, Migrations
 from notesdb import db as store
 from notesdb.migrations import migrations
 from notesdb.db import open_db
+from notesdb.sync import sync
+from notesdb.vocab import apply_counts
 
 SQLITE3 = shutil.which("sqlite3") or "/usr/bin/sqlite3"
 
@@ -167,3 +170,34 @@ def test_plain_sqlite3_shell_reads_every_table(indexed: tuple[Path, Path]) -> No
     assert out.returncode == 0, out.stderr
     assert len(out.stdout.split()) == len(tables)
 
+
+
+def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path: Path) -> None:
+    """A database of schema 13 holds "gits" and "smagic", joined from the file name
+    ``git-s-magic-files.md`` (before ``text.CONTRACTION_PARTS``): after the upgrade the next
+    sync reads every note again, and those words leave the note, the full-text index and the
+    vocabulary."""
+    vault = tmp_path / "notes"
+    (vault / "vcs").mkdir(parents=True)
+    (vault / "vcs" / "git-s-magic-files.md").write_text("# Git's magic files\n\nThe .gitattributes file.\n")
+    (vault / "vcs" / "rebase.md").write_text("# Rebase\n\nGit rebase onto main.\n")
+    db_path = tmp_path / "n.db"
+    conn = open_db(db_path)
+    sync(conn, vault)
+    # as schema 13 left it: the joined words in the row, its full-text row and the vocabulary
+    with conn:
+        conn.execute("UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
+        apply_counts(conn, Counter({"gits": 1, "smagic": 1}))
+        conn.execute("PRAGMA user_version = 13")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm014_reread_contractions'")
+    conn.close()
+    conn = open_db(db_path)
+    assert user_version(conn) == store.SCHEMA_VERSION == 14
+    assert conn.execute("SELECT count(*) FROM notes WHERE size = -1 AND hash = ''").fetchone() == (2,)
+    assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
+    stats = sync(conn, vault)
+    assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
+    assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits OR smagic'").fetchall() == []
+    assert conn.execute("SELECT word FROM vocab WHERE word IN ('gits', 'smagic', 'git')").fetchall() == [("git",)]
+    extra = conn.execute("SELECT title_extra FROM notes WHERE path = 'vcs/git-s-magic-files.md'").fetchone()[0]
+    assert extra == ""  # the file name's words are all the title's

@@ -157,6 +157,17 @@ def test_joined_variants() -> None:
     assert text.joined("mercedes-w204, 2024-11-02") == []  # names of parts and dates stay apart
 
 
+def test_a_possessive_in_a_file_name_is_not_a_word() -> None:
+    """A title made a file name keeps an apostrophe's part as a word of its own: "Git's magic
+    files" -> ``git-s-magic-files``. Joined, it made "gits" and "smagic", words of that note
+    alone, so "git" found the note through a rare word as another form of it."""
+    assert text.joined("git-s-magic-files") == []
+    assert text.joined("don-t-panic, you-re-here, we-ve-moved, it-ll-do") == []
+    # a short word before or after a hyphen still joins
+    assert text.joined("t-shirt, e-mail, x-ray, wi-fi") == ["tshirt", "email", "xray", "wifi"]
+    assert text.extra_words("Git's Magic Files", "git-s-magic-files") == []
+
+
 @pytest.mark.parametrize(
     ("message", "note"), [("ft65 squelch setting", "radio/yaesu.md"), ("mgs3 boss order", "games/stealth.md")]
 )
