@@ -10,7 +10,8 @@ that shares two or three words with a how-to note is neither). Then it speaks th
 the first of nine routes whose thresholds are met (:func:`verdict`):
 
 1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
-   a note holding less than half of the message needs a larger lead (:func:`strong_lead`);
+   a note holding less than half of the message, or about none of it (its words only in its
+   body), needs a larger lead (:func:`strong_lead`);
 2. ``lead``: well ahead of the second note, with fair evidence and coverage;
 3. ``rare``: the top note is *about* a rare word of the message (title, description or
    headings), covers a good share of the message, and the message names it (holds half the
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "sole_words", "title_words", "title_share", "coined_name", "off_title", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "title_words", "title_share", "coined_name", "off_title", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -191,15 +192,34 @@ def strong_lead(top: Candidate, settings: Settings) -> float:
     """The lead over the second note the ``strong`` route needs: ``settings.strong_min_lead``,
     or ``settings.strong_held_lead`` when that is larger and the top note holds less than
     ``settings.strong_held`` of the message's possible evidence (``Candidate.held``: its words
-    wherever they sit). Everyday words of a coding request or a general question add up past
-    ``strong_evidence`` in a note that mentions them, but such a note seldom holds most of the
-    message; a note that does not must lead the second more clearly.
+    wherever they sit) or is about none of the message (every word it holds sits only in its
+    body: :func:`larger_lead_why`). Everyday words of a coding request or a general question
+    add up past ``strong_evidence`` in a note that mentions them, but such a note seldom holds
+    most of the message, and a clipped article or a book's notes that mention them in passing
+    name none of them in a title or heading; such a note must lead the second more clearly.
 
     :returns: a ratio of evidence (>= 1 in practice)
     """
-    if top.held < settings.strong_held:
+    if larger_lead_why(top, settings):
         return max(settings.strong_min_lead, settings.strong_held_lead)
     return settings.strong_min_lead
+
+
+def larger_lead_why(top: Candidate, settings: Settings) -> str:
+    """Why the ``strong`` route asks ``top`` for ``settings.strong_held_lead`` (:func:`strong_lead`),
+    in words, or "" when it does not: it holds less than ``settings.strong_held`` of the message,
+    or no word of the message it holds sits in its title, description or headings.
+
+    Measured on both halves of every labelled set and the 510 generic messages against each
+    folder and two public vaults of study notes (8,982 judgements): of the strong route's
+    answers from body words only, the lead was below 1.3 for 4 generic false alarms and for no
+    right answer; ``strong_held_lead`` (1.3) is reused rather than a bar of its own.
+    """
+    if top.held < settings.strong_held:
+        return f"it holds {_num(top.held, settings.strong_held)} < {settings.strong_held} of the message"
+    if not any(h.evidence > 0 for h in top.about):
+        return "it is about none of the message: its words sit only in its body"
+    return ""
 
 
 def sole_words(top: Candidate, second: Candidate | None, settings: Settings) -> list[Hit]:
@@ -710,10 +730,7 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
         f.append(f"coverage {_num(top.coverage, s.strong_coverage)} < {s.strong_coverage}")
     need = strong_lead(top, s)
     if ahead < need:
-        f.append(lead_below(need) + (
-            f" (it holds {_num(top.held, s.strong_held)} < {s.strong_held} of the message, so it needs that larger lead)"
-            if need > s.strong_min_lead else ""
-        ))  # fmt: skip
+        f.append(lead_below(need) + (f" ({larger_lead_why(top, s)}, so it needs that larger lead)" if need > s.strong_min_lead else ""))
     out.append((Route.STRONG, f))
     f = []
     if ahead < s.lead_ratio:
@@ -847,8 +864,8 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
         return (
             f"strong: evidence {top.evidence:.2f} >= {s.strong_evidence}, coverage "
             f"{top.coverage:.2f} >= {s.strong_coverage}, {_leads(ahead, second, strong_lead(top, s))}" + (
-                f" (holds {top.held:.2f} < {s.strong_held} of the message, so it needs that larger lead)"
-                if second is not None and top.held < s.strong_held and s.strong_held_lead > s.strong_min_lead else ""
+                f" ({larger_lead_why(top, s).removeprefix('it ')}, so it needs that larger lead)"
+                if second is not None and strong_lead(top, s) > s.strong_min_lead else ""
             )
         )
     if route == Route.AHEAD:

@@ -73,3 +73,35 @@ def test_a_note_holding_most_of_the_message_keeps_the_usual_lead(conn: sqlite3.C
     d = decide(conn, "the pump timer relay and sensor for the filter sponge")
     assert (d.spoken, d.route, d.notes) == (True, "strong", ["garden/pond-pump.md"])
     assert d.reasons[-2].endswith("leads the second 1.81x >= 1.1x")
+
+
+#: two clipped pieces that mention a coding exercise's words in passing, none in a title or heading
+CLIPPED = dict(ROUTE_NOTES)
+CLIPPED.update(
+    {
+        "reading/interview-prep-article.md": "# How I got the offer\n\nThree months of practice. The usual "
+        "warm-ups: check whether a string is a palindrome, a recursive fibonacci, then the same with "
+        "memoization. I wrote each one in Python first.\n",
+        "reading/talk-notes.md": "# Notes from the conference\n\nA talk on caching in compilers; another on "
+        "recursive descent parsers, with a fibonacci example and a palindrome joke in Python.\n",
+    }
+)
+CODING = "write a recursive fibonacci with memoization in python"
+
+
+def test_a_note_about_none_of_the_message_needs_the_larger_lead(tmp_path: Path) -> None:
+    """The article holds 0.92 of the coding request, all four words only in its body, and leads
+    the talk's notes 1.17x: the strong route asks a note about none of the message for
+    ``strong_held_lead`` (1.3x), so it stays silent and says why; with the larger lead off
+    (1.1, the usual bar) it would have spoken."""
+    with indexed_connection(tmp_path, CLIPPED) as conn:
+        d = decide(conn, CODING)
+        top = d.top_scores[0]
+        assert (d.spoken, d.route) == (False, "weak")
+        assert (top["path"], top["about"], top["held"]) == ("reading/interview-prep-article.md", [], pytest.approx(0.92, abs=0.01))
+        assert d.reasons[-1].startswith(
+            "no route: strong: lead 1.17x < 1.3x (it is about none of the message: its words sit only in its "
+            "body, so it needs that larger lead); "
+        )
+        d = decide(conn, CODING, replace(Settings(), strong_held_lead=1.1))
+        assert (d.spoken, d.route, d.notes) == (True, "strong", ["reading/interview-prep-article.md"])
