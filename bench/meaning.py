@@ -69,7 +69,7 @@ class Judged:
 def outcome_of(j: Judged, cos_t: float, margin_t: float, veto: float) -> list[str]:
     """The notes named under these thresholds (mirrors ``notesdb.meaning.apply``)."""
     n = j.near
-    if j.route == "slash-command":
+    if j.route in ("slash-command", "not-typed"):
         return j.lexical
     if j.lexical:
         c = (n.of or {}).get(j.lexical[0])

@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Callable, Final
 
-__all__ = ["decide", "decide_with_ranking", "is_slash_command", "second_opinion"]
+__all__ = ["decide", "decide_with_ranking", "is_slash_command", "client_text", "second_opinion"]
 
 #: A second opinion on every decision of this process: ``(conn, message, decision, settings,
 #: folder) -> decision``. Set by a process that loaded the embedding model
@@ -61,13 +61,51 @@ def is_slash_command(message: str) -> bool:
         return True
 
 
+#: Tags Claude Code opens a prompt with when it writes the prompt itself: a slash command or a
+#: skill expanded into its file's text (``<command-message>``, ``<command-name>``,
+#: ``<command-args>``: a hook receives "the entire body of SKILL.md", as a public bug report of
+#: another hook found, github.com/DietrichGebert/ponytail/issues/584), a local command's output,
+#: a background task's notice. The person typed none of it but the command.
+COMMAND_TAGS: Final = ("command-message", "command-name", "command-args")
+CLIENT_TAGS: Final = ("local-command-caveat", "local-command-stdout", "local-command-stderr", "task-notification",
+                      "bash-input", "bash-stdout", "bash-stderr")
+
+
+def client_text(message: str) -> str | None:
+    """What a prompt the client wrote in the person's place is: ``"command"`` for a slash command
+    or skill the client expanded (the prompt opens with one of :data:`COMMAND_TAGS`), ``"client"``
+    for a local command's output or a background task's notice (:data:`CLIENT_TAGS`), None for a
+    message as typed. Only the opening tag counts: a message that quotes such a tag later is
+    judged as usual.
+
+    :param message: the prompt as the hook received it
+    """
+    head = message.lstrip()[:32]
+    if not head.startswith("<"):
+        return None
+    name = head[1:].split(">", 1)[0]
+    if name in COMMAND_TAGS:
+        return "command"
+    if name in CLIENT_TAGS:
+        return "client"
+    return None
+
+
 def decide_with_ranking(
     conn: sqlite3.Connection, message: str, settings: Settings, folder: str | None = None
 ) -> tuple[Decision, Ranking | None]:
     """Like :func:`decide`, also returning the ranking the gate saw (for ``tune``)."""
     t0 = time.perf_counter()
-    if is_slash_command(message):
-        d = Decision(spoken=False, route=Route.SLASH_COMMAND, reasons=["slash commands are not judged"])
+    written = client_text(message)
+    if written == "command" or is_slash_command(message):
+        why = "slash commands are not judged" + (" (this one as the client expanded it)" if written else "")
+        d = Decision(spoken=False, route=Route.SLASH_COMMAND, reasons=[why])
+        d.elapsed_ms = (time.perf_counter() - t0) * 1000
+        return d, None
+    if written:
+        d = Decision(spoken=False, route=Route.NOT_TYPED, reasons=[
+            "not judged: the client wrote this prompt (a local command's output or a background task's notice)"
+        ])
         d.elapsed_ms = (time.perf_counter() - t0) * 1000
         return d, None
     n = searchable_count(conn)

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "title_words", "title_share", "coined_name", "off_title", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "title_words", "title_share", "coined_name", "off_title", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -85,6 +85,7 @@ class Route:
     OFF_TITLE: Final = "off-title"  # the message neither names the top note's subject nor is mostly its words
     WEAK: Final = "weak"  # no route's thresholds are met
     SLASH_COMMAND: Final = "slash-command"  # a slash command, never judged
+    NOT_TYPED: Final = "not-typed"  # text the client wrote in the prompt's place, never judged
     NEW_INDEX: Final = "new-index"  # the hook's index was just created and is not complete yet
     BAD_INPUT: Final = "bad-input"  # the hook's event had no usable prompt
     ERROR: Final = "error"  # the hook failed; the problem is in its fallback log
@@ -99,6 +100,9 @@ ROUTE_OFF: Final = 99.0
 SPOKEN: Final = frozenset(
     {Route.STRONG, Route.LEAD, Route.RARE, Route.AHEAD, Route.SOLE, Route.MARGIN, Route.ABOUT, Route.NAMED, Route.FULL_NAME}
 )
+
+#: The routes of messages that are not judged at all: nothing to label, tune or second-guess.
+NEVER_JUDGED: Final = frozenset({Route.SLASH_COMMAND, Route.NOT_TYPED})
 
 #: The added line never exceeds this many characters.
 MAX_LINE_CHARS: Final = 600

@@ -224,9 +224,9 @@ class Meaning:
                  folder: str | None) -> "Decision":
         """The second opinion on ``d`` (see :func:`apply`); never raises: on any problem ``d``
         stands as it was, with the problem in ``d.error``."""
-        from notesdb.gate import Route
+        from notesdb.gate import NEVER_JUDGED
 
-        if d.route == Route.SLASH_COMMAND:
+        if d.route in NEVER_JUDGED:
             return d
         try:
             near = self.nearest(conn, message, d.notes[:1])

@@ -15,7 +15,7 @@ from typing import Any
 
 from notesdb.cases import Case
 from notesdb.errors import NotesdbError
-from notesdb.gate import Route, Settings
+from notesdb.gate import NEVER_JUDGED, Route, Settings
 
 __all__ = [
     "Replayed",
@@ -259,10 +259,11 @@ def set_label(
     row = _decision_row(conn, decision_id)
     if row["prompt"] is None:
         raise NotesdbError(f"decision #{decision_id} has no logged message, so it cannot be labelled")
-    if row["route"] == Route.SLASH_COMMAND:  # never judged: a label would have nothing to say
+    if row["route"] in NEVER_JUDGED:  # a label would have nothing to say
+        what = "a Claude Code command" if row["route"] == Route.SLASH_COMMAND else "text the client wrote"
         raise NotesdbError(
-            f"decision #{decision_id} was not judged: {row['prompt'][:60]!r} is a Claude Code "
-            "command, not a message, so there is nothing to label"
+            f"decision #{decision_id} was not judged: {row['prompt'][:60]!r} is {what}, "
+            "not a message, so there is nothing to label"
         )
     note = note if note and note.strip() else ""
     if verdict == "right":
@@ -298,9 +299,9 @@ def unlabelled(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]
     ids = [
         r[0]
         for r in conn.execute(
-            "SELECT id FROM decisions WHERE prompt IS NOT NULL AND label = '' AND route != ? "
+            "SELECT id FROM decisions WHERE prompt IS NOT NULL AND label = '' AND route NOT IN (?, ?) "
             "ORDER BY id DESC LIMIT ?",
-            (Route.SLASH_COMMAND, limit),
+            (*sorted(NEVER_JUDGED), limit),
         )
     ]
     return [_decision_row(conn, i) for i in ids]
@@ -310,8 +311,8 @@ def _labelled(conn: sqlite3.Connection) -> list[tuple[Case, str]]:
     ids = [
         r[0]
         for r in conn.execute(
-            "SELECT id FROM decisions WHERE label != '' AND prompt IS NOT NULL AND route != ? ORDER BY id",
-            (Route.SLASH_COMMAND,),
+            "SELECT id FROM decisions WHERE label != '' AND prompt IS NOT NULL AND route NOT IN (?, ?) ORDER BY id",
+            tuple(sorted(NEVER_JUDGED)),
         )
     ]
     out = []

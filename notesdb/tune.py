@@ -131,7 +131,7 @@ def rank_cases(conn: sqlite3.Connection, cases: list[Case], settings: Settings |
 
 def judge_case(ranked: Ranked, settings: Settings) -> Outcome:
     """Judge one ranked case under ``settings`` (``gate.judge``) and classify it (:func:`outcome`)."""
-    if ranked.ranking is None:
+    if ranked.ranking is None:  # never judged (a slash command, or text the client wrote)
         return outcome(ranked.case, [], Route.SLASH_COMMAND)
     d = judge(ranked.ranking, settings)
     return outcome(ranked.case, d.notes if d.spoken else [], d.route)

@@ -464,6 +464,21 @@ def test_a_skipped_slash_command_cannot_be_labelled(indexed: tuple[Path, Path]) 
     assert invoke("label", "set", "2", "right", *where(indexed)).exit_code == 0
 
 
+def test_a_prompt_the_client_wrote_cannot_be_labelled(indexed: tuple[Path, Path]) -> None:
+    notice = "<task-notification>\n<summary>" + COVERED_MESSAGE + "</summary>\n</task-notification>"
+    event = {"session_id": "s", "cwd": "/tmp", "prompt": notice}
+    p = subprocess.run([str(NOTESDB_EXE), "hook", *where(indexed)], input=json.dumps(event).encode(),
+                       capture_output=True, timeout=60)  # fmt: skip
+    assert (p.returncode, p.stdout) == (0, b"")
+    r = invoke("label", "set", "1", "right", *where(indexed))
+    assert r.exit_code == 1
+    assert r.stderr == (
+        "Error: decision #1 was not judged: '<task-notification>\\n<summary>the worcester boiler shows EA22' "
+        "is text the client wrote, not a message, so there is nothing to label\n"
+    )
+    assert json.loads(invoke("label", "list", "--json", *where(indexed)).stdout) == []
+
+
 def test_commands_that_read_the_database_need_only_the_database(vault: Path, db_path: Path, tmp_path: Path) -> None:
     db = db_path
     assert invoke("index", *where((vault, db))).exit_code == 0

@@ -118,6 +118,38 @@ def test_claude_code_commands_are_skipped(indexed: tuple[Path, Path], prompt: st
     assert r.stdout == b"" and r.row["route"] == "slash-command"
 
 
+#: Prompts the client writes in the person's place. A skill run as a slash command reaches the
+#: hook as its tags and its file's whole text (github.com/DietrichGebert/ponytail/issues/584):
+#: here a skill whose text is about the covered note, which the hook must not name.
+CLIENT_WRITTEN = [
+    (
+        "<command-message>boiler-check</command-message>\n<command-name>/boiler-check</command-name>\n"
+        "<command-args>now</command-args>\n\n# Boiler check\n\n" + COVERED_MESSAGE + ": read the fault code table.",
+        "slash-command",
+    ),
+    ("<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>", "slash-command"),
+    ("  <command-message>ctx-load</command-message>", "slash-command"),
+    ("<local-command-stdout>" + COVERED_MESSAGE + "</local-command-stdout>", "not-typed"),
+    ("<task-notification>\n<status>completed</status>\n<summary>" + COVERED_MESSAGE + "</summary>\n</task-notification>", "not-typed"),
+]
+
+
+@pytest.mark.parametrize(("prompt", "route"), CLIENT_WRITTEN)
+def test_prompts_the_client_wrote_are_not_judged(indexed: tuple[Path, Path], prompt: str, route: str) -> None:
+    """Each holds the covered message, yet the hook stays silent, exits 0 and logs the prompt
+    with the route that says why."""
+    r = run_hook(indexed, event(prompt))
+    assert r.stdout == b""
+    assert (r.row["route"], r.row["prompt"], r.row["spoken"]) == (route, prompt, 0)
+
+
+def test_a_message_quoting_a_client_tag_is_judged(indexed: tuple[Path, Path]) -> None:
+    """Only a prompt that opens with such a tag is the client's: a person asking about one is not."""
+    prompt = COVERED_MESSAGE + " (after <command-name>/doctor</command-name> said nothing)"
+    r = run_hook(indexed, event(prompt))
+    assert r.row["route"] in {"strong", "lead", "rare"} and COVERED_NOTE.encode() in r.stdout
+
+
 @pytest.mark.parametrize(
     "prompt",
     [
