@@ -218,7 +218,10 @@ def larger_lead_why(top: Candidate, settings: Settings) -> str:
     folder and two public vaults of study notes (8,982 judgements): of the strong route's
     answers from body words only, the lead was below 1.3 for 4 generic false alarms and for no
     right answer; ``strong_held_lead`` (1.3) is reused rather than a bar of its own.
+    ``strong_held`` 0 switches both reasons off.
     """
+    if settings.strong_held <= 0:
+        return ""
     if top.held < settings.strong_held:
         return f"it holds {_num(top.held, settings.strong_held)} < {settings.strong_held} of the message"
     if not any(h.evidence > 0 for h in top.about):

@@ -124,7 +124,7 @@ class Settings:
     #: 0.86 (tuning halves). Chosen with ``bench/choose.py --gate-only --axes
     #: strong_held,strong_held_lead`` on the tuning halves (held 0-0.6, lead 1.2-1.5): held 0.45
     #: at lead 1.3 silenced 4 wrong answers and 6 false alarms (3 on the generic messages) and lost
-    #: no hit; 0.5 and 0.55 also lost hits. ``strong_held`` 0 switches it off. The same larger
+    #: no hit; 0.5 and 0.55 also lost hits. ``strong_held`` 0 switches it off (and the next). The same larger
     #: lead is asked of a note about none of the message (every word it holds only in its body,
     #: ``gate.larger_lead_why``): on both halves of every set, the generic messages and two public
     #: vaults of study notes that silenced 4 generic false alarms and no right answer

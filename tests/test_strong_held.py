@@ -103,5 +103,6 @@ def test_a_note_about_none_of_the_message_needs_the_larger_lead(tmp_path: Path) 
             "no route: strong: lead 1.17x < 1.3x (it is about none of the message: its words sit only in its "
             "body, so it needs that larger lead); "
         )
-        d = decide(conn, CODING, replace(Settings(), strong_held_lead=1.1))
-        assert (d.spoken, d.route, d.notes) == (True, "strong", ["reading/interview-prep-article.md"])
+        for s in (replace(Settings(), strong_held_lead=1.1), replace(Settings(), strong_held=0.0)):  # bar or rule off
+            d = decide(conn, CODING, s)
+            assert (d.spoken, d.route, d.notes) == (True, "strong", ["reading/interview-prep-article.md"])
