@@ -359,8 +359,13 @@ def correct(
 ) -> tuple[list[Alternative], int]:
     """Vocabulary words closest to an unknown token by Damerau-Levenshtein distance.
 
-    Candidates share the token's first two letters, those two letters swapped, or its phonetic
-    key (jellyfish Metaphone), the spellfix1 idea (https://sqlite.org/spellfix1.html). The best
+    Candidates share the token's first two letters, those two letters swapped, its first and
+    third letters (a second letter typed in, or the second and third swapped: "wsate" ->
+    "waste"), or its phonetic key (jellyfish Metaphone), the spellfix1 idea
+    (https://sqlite.org/spellfix1.html). On 6,000 of codespell's corrections within the edit
+    limit (its main dictionary, words of 4+ letters, one correction each, the right word in the
+    vocabulary) these find the right word for 95.9% (94.3% without the first and third letters;
+    98.2% with every word of the same first letter, at 2.2 times the time). The best
     distance wins; among equals the highest document frequency comes first, and all of them are
     returned with a lower weight because the guess is ambiguous.
 
@@ -373,7 +378,7 @@ def correct(
     if limit == 0 or not token.isalpha():
         return [], 0
     lo_len, hi_len = len(token) - limit, len(token) + limit
-    prefixes = {token[:2], token[1] + token[0]}
+    prefixes = {token[:2], token[1] + token[0], token[0] + token[2]}
     rows: dict[str, int] = {}
     sql = "SELECT word, doc_freq FROM vocab WHERE word >= ? AND word < ? AND length BETWEEN ? AND ?"
     for p in prefixes:

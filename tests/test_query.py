@@ -160,6 +160,11 @@ def alternatives(conn: sqlite3.Connection, message: str) -> list[tuple[str, str,
         ("lmap", [("lmap", "lamp", "corrected", CORRECTED_WEIGHT)]),
         # 3 letters, one transposition of "dog": too short to correct
         ("dgo", []),
+        # the second and third letters swapped, or a second letter typed in: neither shares the
+        # first two letters (nor their swap) nor the phonetic key (siheld SHLT, shield XLT;
+        # msercedes MSRSTS, mercedes MRSTS); their first and third letters find the word
+        ("siheld", [("siheld", "shield", "corrected", CORRECTED_WEIGHT)]),
+        ("msercedes", [("msercedes", "mercedes", "corrected", CORRECTED_WEIGHT)]),
         # 7 letters, one transposition of "monitor": corrected
         ("monitro", [("monitro", "monitor", "corrected", CORRECTED_WEIGHT)]),
         # 7 letters, two edits from "monitor": only 1 edit allowed below 8 letters
