@@ -423,7 +423,8 @@ def search(
     q = build_query(o.conn, query, n, o.config.gate)
     if sql:
         typer.echo(search_sql())
-        typer.echo(f"-- MATCH: {match_expression(q.words)}")
+        expr = match_expression(q.words)
+        typer.echo(f"-- MATCH: {expr}" if expr else "-- MATCH: (none: no word of QUERY is in the notes, so no note matches)")
         return
     r = rank(o.conn, q, limit=max(limit, 20), settings=o.config.gate)
     results: list[dict[str, Any]] = [

@@ -251,12 +251,17 @@ def set_label(
     :returns: the decision as a dict (``id``, ``time``, ``prompt``, ``spoken``, ``notes``,
         ``route``, ``label``, ``label_note``) after labelling
     :raises NotesdbError: an unknown verdict or decision, a decision whose prompt was not
-        logged, a note not in the index, or a verdict that does not fit the decision
+        logged, was empty or was not usable, or that was never judged, a note not in the index, or a verdict that does not fit the decision
         (``wrong`` on a silent one, ``missed`` on a spoken one, ``right`` with a note)
     """
     if verdict not in VERDICTS:
         raise NotesdbError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
     row = _decision_row(conn, decision_id)
+    if row["route"] == Route.BAD_INPUT or (row["prompt"] is not None and not row["prompt"].strip()):
+        held = "no usable prompt" if row["route"] == Route.BAD_INPUT else "an empty prompt"
+        raise NotesdbError(
+            f"decision #{decision_id} has no message to judge (the hook's event held {held}), so there is nothing to label"
+        )
     if row["prompt"] is None:
         raise NotesdbError(f"decision #{decision_id} has no logged message, so it cannot be labelled")
     if row["route"] in NEVER_JUDGED:  # a label would have nothing to say
@@ -290,6 +295,12 @@ def set_label(
     return _decision_row(conn, decision_id)
 
 
+#: Routes of decisions that cannot be labelled: never judged, or no usable prompt in the event.
+_UNLABELLABLE = (*sorted(NEVER_JUDGED), Route.BAD_INPUT)
+#: The decisions a label can be set on: a logged, non-empty message of a judged route.
+_LABELLABLE = f"prompt IS NOT NULL AND trim(prompt, char(32, 9, 10, 11, 12, 13)) != '' AND route NOT IN ({', '.join('?' * len(_UNLABELLABLE))})"
+
+
 def unlabelled(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]]:
     """The newest logged decisions with a message and no label, newest first.
 
@@ -299,9 +310,8 @@ def unlabelled(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]
     ids = [
         r[0]
         for r in conn.execute(
-            "SELECT id FROM decisions WHERE prompt IS NOT NULL AND label = '' AND route NOT IN (?, ?) "
-            "ORDER BY id DESC LIMIT ?",
-            (*sorted(NEVER_JUDGED), limit),
+            f"SELECT id FROM decisions WHERE {_LABELLABLE} AND label = '' ORDER BY id DESC LIMIT ?",
+            (*_UNLABELLABLE, limit),
         )
     ]
     return [_decision_row(conn, i) for i in ids]
@@ -311,8 +321,8 @@ def _labelled(conn: sqlite3.Connection) -> list[tuple[Case, str]]:
     ids = [
         r[0]
         for r in conn.execute(
-            "SELECT id FROM decisions WHERE label != '' AND prompt IS NOT NULL AND route NOT IN (?, ?) ORDER BY id",
-            tuple(sorted(NEVER_JUDGED)),
+            f"SELECT id FROM decisions WHERE {_LABELLABLE} AND label != '' ORDER BY id",
+            _UNLABELLABLE,
         )
     ]
     out = []

@@ -148,6 +148,10 @@ def test_search_sql_prints_what_it_runs(indexed: tuple[Path, Path]) -> None:
     assert r.exit_code == 0
     assert "WHERE notes_fts MATCH ?" in r.stdout
     assert r.stdout.splitlines()[-1].startswith('-- MATCH: "worcester"')
+    # no word the notes hold: said, not an empty MATCH string
+    r = invoke("search", "zzqx", "--sql", *where(indexed))
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[-1] == "-- MATCH: (none: no word of QUERY is in the notes, so no note matches)"
 
 
 def test_search_reads_the_environment(indexed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -462,6 +466,29 @@ def test_a_skipped_slash_command_cannot_be_labelled(indexed: tuple[Path, Path]) 
     listed = json.loads(invoke("label", "list", "--json", *where(indexed)).stdout)
     assert [row["prompt"] for row in listed] == [COVERED_MESSAGE]  # the command is not offered
     assert invoke("label", "set", "2", "right", *where(indexed)).exit_code == 0
+
+
+def test_an_empty_or_unusable_prompt_cannot_be_labelled_or_exported(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """An empty prompt (route no-terms) and an event whose prompt is not text (bad-input) are
+    logged, but have no message to judge: label list does not offer them, label set refuses
+    them in one line, and label export writes only the real message."""
+    for prompt in ("", " \n\t ", 42, COVERED_MESSAGE):
+        event = {"session_id": "s", "cwd": "/tmp", "prompt": prompt}
+        p = subprocess.run([str(NOTESDB_EXE), "hook", *where(indexed)], input=json.dumps(event).encode(),
+                           capture_output=True, timeout=60)  # fmt: skip
+        assert p.returncode == 0
+    listed = json.loads(invoke("label", "list", "--json", *where(indexed)).stdout)
+    assert [row["prompt"] for row in listed] == [COVERED_MESSAGE]
+    for i, held in ((1, "an empty prompt"), (2, "an empty prompt"), (3, "no usable prompt")):
+        r = invoke("label", "set", str(i), "missed", "--note", COVERED_NOTE, *where(indexed))
+        assert r.exit_code == 1
+        assert r.stderr == (
+            f"Error: decision #{i} has no message to judge (the hook's event held {held}), so there is nothing to label\n"
+        )
+    assert invoke("label", "set", "4", "right", *where(indexed)).exit_code == 0
+    out = tmp_path / "labels.jsonl"
+    assert invoke("label", "export", str(out), *where(indexed)).exit_code == 0
+    assert [json.loads(line)["message"] for line in out.read_text().splitlines()] == [COVERED_MESSAGE]
 
 
 def test_a_prompt_the_client_wrote_cannot_be_labelled(indexed: tuple[Path, Path]) -> None:
