@@ -805,6 +805,10 @@ def run() -> None:
             name = f"database {_DATABASE_IN_USE[0]}" if _DATABASE_IN_USE else "the database"
             typer.echo(f"Error: {name} cannot be written: {e} (check its permissions and those of its folder)", err=True)
             sys.exit(1)
+        if _no_space(e):
+            name = f"database {_DATABASE_IN_USE[0]}" if _DATABASE_IN_USE else "the database"
+            typer.echo(f"Error: {name} cannot be written: {e} (free some space on its disk; nothing was moved or lost)", err=True)
+            sys.exit(1)
         if not _damaged(e) and "locked" not in str(e) and "busy" not in str(e):
             raise
         typer.echo(
@@ -813,7 +817,44 @@ def run() -> None:
             err=True,
         )
         sys.exit(1)
+    except OSError as e:  # the machine's, not notesdb's: a path it may not look up, a full disk
+        _stdout_gone(e)
+        typer.echo(f"Error: {_os_reason(e)}", err=True)
+        sys.exit(1)
+    except UnicodeError as e:  # a path of bytes that are not UTF-8 (os.fsdecode's surrogates)
+        typer.echo(f"Error: a path that is not valid UTF-8 cannot be used ({e.reason}): rename it or choose another", err=True)
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _no_space(e: BaseException) -> bool:
+    """True for SQLite's errors that mean the disk (or a quota) is full: not damage."""
+    return "full" in str(e).lower()
+
+
+def _os_reason(e: OSError) -> str:
+    """An OSError in one line: what failed and on which path (``[Errno 13] Permission denied:
+    '/root/a.db'`` -> ``permission denied: /root/a.db``)."""
+    what = (e.strerror or str(e)).rstrip(".")
+    what = what[:1].lower() + what[1:]
+    where = e.filename if e.filename is not None else None
+    if isinstance(where, bytes):
+        where = os.fsdecode(where)
+    return f"{what}: {str(where)[:300]}" if where else what
+
+
+def _stdout_gone(e: OSError) -> None:
+    """After standard output failed (a full disk, a closed pipe), point it at /dev/null, so the
+    interpreter's last flush at exit does not fail again and print a traceback."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, sys.stdout.fileno())
+            os.close(fd)
+        except (OSError, ValueError):
+            pass
 
 
 #: How long a command waits for another process writing the database (the hook waits less).

@@ -60,15 +60,29 @@ class Config:
 def resolve_notes(notes: str | os.PathLike[str] | None) -> Path:
     """The notes folder from the option, else ``NOTESDB_NOTES``.
 
-    :raises NotesdbError: neither is given
+    :raises NotesdbError: neither is given, or the path is not valid UTF-8
     """
     value = notes or os.environ.get("NOTESDB_NOTES")
     if not value:
         raise NotesdbError("no notes folder: pass --notes DIR or set NOTESDB_NOTES")
     try:
-        return Path(value).expanduser()
+        return _utf8(Path(value).expanduser(), "notes folder")
     except RuntimeError as e:  # "~nosuchuser/notes"
         raise NotesdbError(f"notes folder {str(value)!r}: {e}") from None
+
+
+def _utf8(path: Path, what: str) -> Path:
+    """``path``, when its name is text: a path of bytes that are not UTF-8 (decoded with
+    surrogates) cannot be stored in the database nor written in a hook's line.
+
+    :raises NotesdbError: it is not
+    """
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = str(path).encode("utf-8", "replace").decode("utf-8")
+        raise NotesdbError(f"{what} {shown!r} is not valid UTF-8: rename it or choose another") from None
+    return path
 
 
 def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
@@ -85,7 +99,7 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
     value = db or os.environ.get("NOTESDB_DB")
     if value:
         try:
-            path = Path(value).expanduser()
+            path = _utf8(Path(value).expanduser(), "database path")
         except RuntimeError as e:  # "~nosuchuser/x"
             raise NotesdbError(f"database path {str(value)!r}: {e}") from None
         if path.name in ("", ".", "..") or path.is_dir():

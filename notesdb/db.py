@@ -437,6 +437,8 @@ def _open(p: Path, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
         conn.close()
         if "readonly" in str(e) or "unable to open" in str(e):
             raise DatabaseUnavailable(f"cannot write database {p}: {e}") from None
+        if "full" in str(e) or "disk i/o" in str(e).lower():  # the disk's state, not the file's: never move it aside
+            raise DatabaseUnavailable(f"cannot write database {p}: {e} (free some space on its disk)") from None
         if "locked" in str(e) or "busy" in str(e):  # in use, not damaged: never move it aside
             raise DatabaseUnavailable(f"database {p} is in use by another process: try again") from None
         raise DatabaseDamaged(f"database {p} cannot be read: {e}") from None
@@ -471,7 +473,8 @@ def _apply_migrations(conn: sqlite3.Connection) -> None:
 
 
 def move_aside(path: str | os.PathLike[str]) -> Path:
-    """Rename a damaged database (and its -wal/-shm files) to ``<name>.damaged-<UTC time>``.
+    """Rename a damaged database (and its -wal/-shm files) to ``<name>.damaged-<UTC time>``
+    (``-2``, ``-3``... after it when that name is taken: an earlier copy is never replaced).
 
     Only what looks like a database is moved: a regular file that starts with the SQLite header,
     is empty, or is named ``*.db``, ``*.sqlite`` or ``*.sqlite3``. Anything else (a note, a
@@ -491,6 +494,10 @@ def move_aside(path: str | os.PathLike[str]) -> Path:
         )
     stamp = file_stamp()
     target = p.with_name(f"{p.name}.damaged-{stamp}")
+    n = 1
+    while any(target.with_name(target.name + s).exists() or target.with_name(target.name + s).is_symlink() for s in ("", "-wal", "-shm")):
+        n += 1  # moved aside twice within one second: never over the first copy
+        target = p.with_name(f"{p.name}.damaged-{stamp}-{n}")
     for suffix in ("-wal", "-shm"):
         side = p.with_name(p.name + suffix)
         if side.exists():

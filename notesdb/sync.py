@@ -150,8 +150,9 @@ def walk_notes(
     folders and files a ``skip`` pattern names (:func:`skipped_by`; each goes in ``skipped``
     when it is given). Symbolic links are followed, each real folder once (a link loop
     ends). Note files that cannot be stat'ed (a dangling link), are not regular files (a fifo)
-    or whose names are not UTF-8 are left out, and so are folders that cannot be listed or
-    that a link leads back to; each is put in ``problems`` when it is given.
+    or whose names are not UTF-8 are left out, and so are folders that cannot be listed, that a
+    link leads back to, or that a link leads to and that hold the notes folder itself (a link
+    to ``/`` would index the whole disk); each is put in ``problems`` when it is given.
     """
     def left_out(rel: str, why: str) -> None:
         if problems is not None:
@@ -160,6 +161,7 @@ def walk_notes(
     skip_folders, skip_files = _skip_patterns(tuple(skip))
     seen_dirs: set[tuple[int, int]] = set()
     stack: list[tuple[str, str, bool]] = [(os.fspath(root), "", False)]
+    real_root = ""
     while stack:
         folder, prefix, linked = stack.pop()
         try:
@@ -171,6 +173,14 @@ def walk_notes(
             if linked:
                 left_out(prefix.rstrip("/"), "link to a folder already indexed (a loop): skipped")
             continue
+        if linked:
+            # a link to a folder that holds the notes folder ("/", the home folder, "..")
+            # would index the notes again and everything around them
+            real_root = real_root or os.path.realpath(root)
+            target = os.path.realpath(folder)
+            if real_root == target or real_root.startswith(target.rstrip(os.sep) + os.sep):
+                left_out(prefix.rstrip("/"), f"link to {target}, a folder that holds the notes folder: skipped")
+                continue
         seen_dirs.add(key)
         try:
             entries = list(os.scandir(folder))

@@ -291,6 +291,27 @@ def test_the_hook_logs_bad_notes_in_the_decision(indexed: tuple[Path, Path]) -> 
         assert f"zz-bad/{rel}" in errors, (rel, errors)
 
 
+def test_a_link_to_a_folder_holding_the_notes_is_not_followed(tmp_path: Path) -> None:
+    """Links to ``/`` and to the notes folder's parent would index the notes again and the
+    whole disk around them (143,373 files, never finished in the hook): they are skipped and
+    said, while a link to a folder beside them is followed as before."""
+    notes = tmp_path / "notes"
+    (notes / "sub").mkdir(parents=True)
+    (notes / "fig.md").write_text("# Fig\n\nRepotted in April.\n", encoding="utf-8")
+    elsewhere = tmp_path / "shared-recipes"
+    elsewhere.mkdir()
+    (elsewhere / "bread.md").write_text("# Bread\n\nRye starter.\n", encoding="utf-8")
+    (notes / "root").symlink_to("/")
+    (notes / "sub" / "up").symlink_to(tmp_path)
+    (notes / "recipes").symlink_to(elsewhere)
+    problems: dict[str, list[str]] = {}
+    assert sorted(p for p, _ in walk_notes(notes, problems=problems)) == ["fig.md", "recipes/bread.md"]
+    assert problems == {
+        "root": ["link to /, a folder that holds the notes folder: skipped"],
+        "sub/up": [f"link to {os.path.realpath(tmp_path)}, a folder that holds the notes folder: skipped"],
+    }
+
+
 def test_notes_deleted_or_rewritten_while_indexing(vault: Path, db_path: Path) -> None:
     conn = open_db(db_path)
     order = sorted(p for p, _ in walk_notes(vault))
@@ -720,6 +741,76 @@ def test_user_mistakes_are_one_line(mistakes: dict[str, Path], command: str, wor
     err = one_line_error(proc)
     assert words in err
     assert proc.stdout == b""
+
+
+def test_paths_the_machine_refuses_are_one_line(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """A database name longer than the file system allows, or a path of bytes that are not
+    UTF-8: one line each, and nothing created (before, an OSError or UnicodeEncodeError
+    traceback, the second after writing a 5.5 MB database under that name)."""
+    vault, _ = indexed
+    err = one_line_error(run("index", "--notes", vault, "--db", tmp_path / ("a" * 300 + ".db")))
+    assert err.startswith("Error: file name too long: ")
+    bad = os.fsdecode(os.fsencode(str(tmp_path)) + b"/\xff.db")
+    err = one_line_error(run("index", "--notes", vault, "--db", bad))
+    assert err == f"Error: database path '{tmp_path}/?.db' is not valid UTF-8: rename it or choose another\n"
+    folder = os.fsdecode(os.fsencode(str(tmp_path)) + b"/notes-\xff")
+    shutil.copytree(vault, folder)
+    err = one_line_error(run("index", "--notes", folder, "--db", tmp_path / "n.db"))
+    assert err == f"Error: notes folder '{tmp_path}/notes-?' is not valid UTF-8: rename it or choose another\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".db")) == []
+
+
+def test_output_that_cannot_be_written_is_one_line(indexed: tuple[Path, Path]) -> None:
+    """Standard output on a full device: one line on stderr, exit 1, no traceback (at exit
+    either)."""
+    vault, db = indexed
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([str(NOTESDB_EXE), "search", "worcester boiler", "--notes", str(vault), "--db", str(db)],
+                              stdout=full, stderr=subprocess.PIPE, timeout=60)  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr == b"Error: no space left on device\n"
+
+
+def test_a_full_disk_moves_nothing_aside(indexed: tuple[Path, Path]) -> None:
+    """Writes refused by the system (a file size limit, as a full disk refuses them) while
+    ``index`` opens the database: one line, exit 1, and the database stays where it is, its
+    logged decisions with it. Before, the healthy file was taken for damaged and moved aside
+    to ``.damaged-<time>``, and a second run in the same second renamed the empty new one over
+    that copy."""
+    import resource
+    import signal
+
+    vault, db = indexed
+    hook(vault, db, json.dumps({"session_id": "s", "cwd": "/tmp", "prompt": COVERED_MESSAGE}).encode())
+    logged = rows(db)
+    (vault / "new-note.md").write_text("# Zorblax gauge\n\nCalibrated in March.\n", encoding="utf-8")
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    for _ in range(2):
+        proc = subprocess.run([str(NOTESDB_EXE), "index", "--notes", str(vault), "--db", str(db)],
+                              capture_output=True, timeout=120, preexec_fn=limited)  # fmt: skip
+        err = one_line_error(proc)
+        assert err.startswith(f"Error: cannot write database {db}: ") and "free some space" in err
+    assert [p.name for p in db.parent.iterdir() if ".damaged-" in p.name] == []
+    assert rows(db) == logged
+    assert run("index", "--notes", vault, "--db", db).returncode == 0  # with room again
+    assert rows(db) == logged
+
+
+def test_a_database_moved_aside_twice_in_one_second_keeps_both_copies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from notesdb import db as store
+
+    monkeypatch.setattr(store, "file_stamp", lambda: "20261202T000000Z")
+    target = tmp_path / "a.db"
+    moved = []
+    for content in (b"first copy", b""):
+        target.write_bytes(content)
+        moved.append(store.move_aside(target))
+    assert [p.name for p in moved] == ["a.db.damaged-20261202T000000Z", "a.db.damaged-20261202T000000Z-2"]
+    assert [p.read_bytes() for p in moved] == [b"first copy", b""]
 
 
 def test_a_bad_config_from_the_environment(mistakes: dict[str, Path]) -> None:
