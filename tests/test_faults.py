@@ -668,6 +668,31 @@ def test_a_huge_first_index_never_makes_one_call_slow(tmp_path: Path, db_path: P
     assert lines[-1] and "f29/n2999.md" in lines[-1]  # and it got there
 
 
+def test_a_sync_with_a_deadline_counts_the_write_it_will_need(tmp_path: Path, db_path: Path) -> None:
+    """Notes of 30,000 distinct made-up words each take about 0.3 s to write (their rows,
+    full-text rows and vocabulary: ``sync.WRITE_S_PER_WORD``). Given 0.25 s, a sync parses
+    one, sees that writing it will already reach the deadline and stops there; before, it
+    went on parsing until the deadline and then wrote all it had (3-6 s a hook call)."""
+    import random
+
+    from notesdb.sync import WRITE_S_PER_WORD
+
+    rng = random.Random(7)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for i in range(5):
+        made_up = {"".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(9)) for _ in range(30_000)}
+        (notes / f"big{i}.md").write_text(f"# Big {i}\n\n" + " ".join(sorted(made_up)) + "\n", encoding="utf-8")
+    conn = open_db(db_path)
+    stats = sync(conn, notes, deadline=time.monotonic() + 0.25)
+    assert (len(stats.added), stats.pending, stats.incomplete) == (1, 4, True)
+    words = conn.execute("SELECT count(*) FROM vocab").fetchone()[0]
+    assert words * WRITE_S_PER_WORD > 0.25  # what it wrote was one note's worth of the budget
+    stats = sync(conn, notes)  # without a deadline: the rest, in one go
+    assert (len(stats.added), stats.pending, stats.incomplete) == (4, 0, False)
+    conn.close()
+
+
 def test_note_text_is_quoted_data_never_an_instruction(tmp_path: Path, db_path: Path) -> None:
     notes = tmp_path / "notes"
     notes.mkdir()
