@@ -822,7 +822,7 @@ def run() -> None:
         typer.echo(f"Error: {_os_reason(e)}", err=True)
         sys.exit(1)
     except UnicodeError as e:  # a path of bytes that are not UTF-8 (os.fsdecode's surrogates)
-        typer.echo(f"Error: a path that is not valid UTF-8 cannot be used ({e.reason}): rename it or choose another", err=True)
+        typer.echo(f"Error: a path that is not valid UTF-8 cannot be used ({getattr(e, 'reason', e)}): rename it or choose another", err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -18,7 +18,14 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["main", "is_hook_call"]
+__all__ = ["main", "is_hook_call", "read_event"]
+
+#: The longest a hook waits for its event on stdin: clients write it and close stdin at once,
+#: and one that left stdin open would otherwise hold the person's prompt until the client's own
+#: timeout (10 s in Claude Code) with nothing logged.
+STDIN_WAIT_S = 2.0
+#: Once what arrived ends a JSON object, how long to wait for more before taking it as the event.
+STDIN_IDLE_S = 0.2
 
 #: Options of ``notesdb hook`` that take a value, and the one flag.
 HOOK_VALUE_OPTIONS = ("--notes", "--db", "--config")
@@ -45,6 +52,44 @@ def is_hook_call(argv: list[str]) -> bool:
         else:
             return False
     return True
+
+
+def read_event() -> bytes:
+    """The hook's stdin: everything up to its end, or what arrived within ``STDIN_WAIT_S``
+    (seconds) when it is not closed, taken early once it ends a JSON object and nothing more
+    comes for ``STDIN_IDLE_S``. Never raises: b"" when stdin is missing or unreadable."""
+    import time
+
+    try:
+        if sys.stdin is None:
+            return b""
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, OSError):
+        return b""
+    try:
+        import select
+
+        chunks: list[bytes] = []
+        end = time.monotonic() + STDIN_WAIT_S
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            if chunks and chunks[-1].rstrip().endswith(b"}"):
+                left = min(left, STDIN_IDLE_S)
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                break
+            data = os.read(fd, 1 << 16)
+            if not data:
+                break
+            chunks.append(data)
+        return b"".join(chunks)
+    except (OSError, ValueError):  # not a file select takes: read it as it is
+        try:
+            return sys.stdin.buffer.read()
+        except Exception:
+            return b""
 
 
 def _stdin_is_terminal() -> bool:

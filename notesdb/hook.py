@@ -403,10 +403,9 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``notesdb hook``: read stdin, print the answer, return 0. Always 0."""
-    try:
-        raw = sys.stdin.buffer.read() if sys.stdin is not None else b""
-    except Exception:
-        raw = b""
+    from notesdb.entry import read_event
+
+    raw = read_event()
     try:
         out = run(raw, list(sys.argv[2:] if argv is None else argv))
         if out:  # UTF-8 whatever the locale says

@@ -208,11 +208,10 @@ def hook_main(argv: list[str]) -> int:
 
     Prints exactly what ``notesdb hook`` would print for the same event.
     """
+    from notesdb.entry import read_event
+
     argv = [a for a in argv if a != "--warm"]
-    try:
-        raw = sys.stdin.buffer.read() if sys.stdin is not None else b""
-    except Exception:
-        raw = b""
+    raw = read_event()
     out: str | None = None
     try:
         resolved = client_argv(argv)
@@ -251,14 +250,14 @@ def client_main(argv: list[str]) -> None:
     ``notesdb`` script beside this Python), which judges the message from the same stdin, so
     the answer is always the one ``notesdb hook`` gives. Never returns.
     """
-    from notesdb.entry import is_hook_call
+    from notesdb.entry import is_hook_call, read_event
 
     raw = b""
     out: str | None = None
     hook_args = [a for a in argv[1:] if a != "--warm"]
     try:
         if is_hook_call(argv):
-            raw = sys.stdin.buffer.read() if sys.stdin is not None else b""
+            raw = read_event()
             resolved = client_argv(hook_args)  # ImportError without a named database: no site-packages
             if resolved is not None:
                 out = ask(socket_path(resolved[1]), resolved[0], raw)

@@ -143,6 +143,31 @@ def test_prompts_the_client_wrote_are_not_judged(indexed: tuple[Path, Path], pro
     assert (r.row["route"], r.row["prompt"], r.row["spoken"]) == (route, prompt, 0)
 
 
+def test_stdin_left_open_does_not_hold_the_prompt(indexed: tuple[Path, Path]) -> None:
+    """A client that writes the event but never closes stdin gets its answer once the JSON
+    object is complete; one that writes nothing gets silence and a logged bad-input after
+    ``entry.STDIN_WAIT_S``, not a hook that waits until the client's timeout kills it."""
+    vault, db = indexed
+    cmd = [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)]
+    for payload in (event(COVERED_MESSAGE), b""):
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(payload)
+        proc.stdin.flush()  # and left open
+        try:
+            assert proc.wait(timeout=8) == 0
+        finally:
+            proc.kill()
+            proc.stdin.close()
+        out = proc.stdout.read()
+        if payload:
+            assert COVERED_NOTE.encode() in out
+        else:
+            assert out == b""
+            last = decision_rows(db)[-1]
+            assert (last["route"], last["error"]) == ("bad-input", "empty stdin")
+
+
 def test_a_message_quoting_a_client_tag_is_judged(indexed: tuple[Path, Path]) -> None:
     """Only a prompt that opens with such a tag is the client's: a person asking about one is not."""
     prompt = COVERED_MESSAGE + " (after <command-name>/doctor</command-name> said nothing)"
