@@ -11,7 +11,7 @@ import sqlite3
 import stat as statmod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from notesdb.cases import Case
 from notesdb.errors import NotesdbError
@@ -21,6 +21,7 @@ __all__ = [
     "Replayed",
     "replay",
     "replay_summary",
+    "is_blank",
     "VERDICTS",
     "set_label",
     "unlabelled",
@@ -257,7 +258,7 @@ def set_label(
     if verdict not in VERDICTS:
         raise NotesdbError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
     row = _decision_row(conn, decision_id)
-    if row["route"] == Route.BAD_INPUT or (row["prompt"] is not None and not row["prompt"].strip()):
+    if row["route"] == Route.BAD_INPUT or (row["prompt"] is not None and is_blank(row["prompt"])):
         held = "no usable prompt" if row["route"] == Route.BAD_INPUT else "an empty prompt"
         raise NotesdbError(
             f"decision #{decision_id} has no message to judge (the hook's event held {held}), so there is nothing to label"
@@ -295,10 +296,19 @@ def set_label(
     return _decision_row(conn, decision_id)
 
 
+#: What a blank prompt is made of: ASCII white space, as SQLite's ``trim(X, Y)`` is given it.
+BLANK: Final = " \t\n\v\f\r"
+
+
+def is_blank(prompt: str) -> bool:
+    """True for a prompt of white space only (:data:`BLANK`): nothing to judge, nothing to label."""
+    return not prompt.strip(BLANK)
+
+
 #: Routes of decisions that cannot be labelled: never judged, or no usable prompt in the event.
 _UNLABELLABLE = (*sorted(NEVER_JUDGED), Route.BAD_INPUT)
 #: The decisions a label can be set on: a logged, non-empty message of a judged route.
-_LABELLABLE = f"prompt IS NOT NULL AND trim(prompt, char(32, 9, 10, 11, 12, 13)) != '' AND route NOT IN ({', '.join('?' * len(_UNLABELLABLE))})"
+_LABELLABLE = f"prompt IS NOT NULL AND trim(prompt, char(32, 9, 10, 11, 12, 13)) != '' AND route NOT IN ({', '.join('?' * len(_UNLABELLABLE))})"  # BLANK
 
 
 def unlabelled(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]]:
