@@ -295,6 +295,11 @@ def index(
     try:
         conf = cfg.load_config(config)
         folder = notes_folder(notes)
+        from notesdb.sync import folder_problem
+
+        problem = folder_problem(folder)  # before the database is made: nothing to index it from
+        if problem:
+            raise NotesdbError(problem)
         db_path = cfg.resolve_db(db, folder)
         moved = None
         conn = None

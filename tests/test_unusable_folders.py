@@ -81,6 +81,19 @@ def test_an_unreadable_notes_folder_is_logged_and_the_hook_is_silent(indexed: tu
     assert COVERED_NOTE in proc.stdout.decode()  # readable again: it speaks
 
 
+def test_index_of_an_unreadable_folder_makes_no_database(vault: Path, tmp_path: Path, as_user: dict[str, Any]) -> None:
+    """One line, exit 1, and no database file made for a folder nothing can be indexed from."""
+    db = tmp_path / "new.db"
+    vault.chmod(0)
+    try:
+        proc = notesdb("index", "--notes", vault, "--db", db, **as_user)
+    finally:
+        vault.chmod(0o755)
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == f"Error: notes folder cannot be read: {vault} (Permission denied)\n"
+    assert not db.exists() and not list(tmp_path.glob("new.db*"))
+
+
 def test_a_notes_folder_that_is_a_loop_of_links_cannot_be_read(indexed: tuple[Path, Path], tmp_path: Path) -> None:
     """The same route without chmod, so that it is covered under root too."""
     _, db = indexed
