@@ -440,33 +440,48 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None,
     """
     import json
 
-    path = db_path.with_name("hook-errors.jsonl")
-    try:
-        lines = [x for x in path.read_text(encoding="utf-8", errors="replace").split("\n") if x.strip()]
-    except OSError:
-        return
     try:
         own_db = str(db_path.expanduser().resolve())
     except (OSError, RuntimeError):
         own_db = str(db_path)
     entries = []  # (time, error, whose database: True this one, False unknown)
-    others = []  # lines of other databases: never cleared here
-    for line in lines:
+    others: dict[Path, list[str]] = {}  # per file, the lines of other databases: never cleared here
+    read: list[Path] = []
+    elsewhere: list[Path] = []  # the user data folder's file, once per entry read there
+    for path in _hook_error_files(db_path):
         try:
-            entry = json.loads(line)
-        except ValueError:
-            entry = None
-        if not isinstance(entry, dict):  # a damaged line: shown, with no time of its own
-            entries.append(("", line[:200], False))
+            lines = [x for x in path.read_text(encoding="utf-8", errors="replace").split("\n") if x.strip()]
+        except OSError:
             continue
-        db = entry.get("db")
-        if db and db != own_db:
-            others.append(line)
-            continue
-        when = entry.get("time")
-        entries.append((when if isinstance(when, str) else "", str(entry.get("error", "")), bool(db)))
+        read.append(path)
+        others[path] = []
+        beside = path == db_path.with_name("hook-errors.jsonl")
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                entry = None
+            if not isinstance(entry, dict):  # a damaged line: shown, with no time of its own
+                if beside:
+                    entries.append(("", line[:200], False))
+                else:
+                    others[path].append(line)
+                continue
+            db = entry.get("db")
+            # in the user data folder, only this database's lines (the others' doctors read them)
+            if (db and db != own_db) or (not beside and not db):
+                others[path].append(line)
+                continue
+            when = entry.get("time")
+            entries.append((when if isinstance(when, str) else "", str(entry.get("error", "")), bool(db)))
+            if not beside:
+                elsewhere.append(path)
     if not entries:
         return
+    names = ["hook-errors.jsonl"] if len(elsewhere) < len(entries) else []  # some beside the database
+    if elsewhere:  # some in the user data folder: said with its path
+        names.append(str(elsewhere[0]))
+    where = " and ".join(names)
     # oldest first by their time (ISO 8601 strings sort as times), lines without one before all
     # others in file order: a damaged line written last does not hide a failing hook
     entries.sort(key=lambda e: e[0])
@@ -475,13 +490,14 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None,
               for n, whose in ((own, "for this database"), (len(entries) - own, "whose database is unknown")) if n]  # fmt: skip
     newest = entries[-SHOWN_HOOK_ERRORS:][::-1]
     shown = "; ".join(f"{t[:19]} {'' if mine else '(database unknown) '}{e}".strip() for t, e, mine in newest)
-    detail = f"{path.name}: {', '.join(counts)}, newest first: {shown}"
+    detail = f"{where}: {', '.join(counts)}, newest first: {shown}"
     failing = bool(newest[0][0]) and (last_decision is None or newest[0][0] > last_decision)
     if repair and not failing:
         from notesdb.log import write_private
 
         try:
-            write_private(path, "".join(line + "\n" for line in others))
+            for done in read:
+                write_private(done, "".join(line + "\n" for line in others[done]))
         except OSError as e:
             report.add("hook errors", WARNING, f"{detail} (could not clear them: {e.strerror or e})")
         else:
@@ -489,6 +505,22 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None,
         return
     report.add("hook errors", PROBLEM if failing else WARNING,
                detail + (" (no decision logged since: the hook is failing)" if failing else ""))  # fmt: skip
+
+
+def _hook_error_files(db_path: Path) -> list[Path]:
+    """The ``hook-errors.jsonl`` files the hook may have written for this database: beside it,
+    and in the user data folder, where it writes when the database's folder cannot be written
+    (``notesdb.hook._fallback_folders``)."""
+    files = [db_path.with_name("hook-errors.jsonl")]
+    try:
+        import platformdirs
+
+        data = Path(platformdirs.user_data_dir("notesdb")) / "hook-errors.jsonl"
+        if data.resolve() != files[0].resolve():
+            files.append(data)
+    except Exception:
+        pass
+    return files
 
 
 def _check_permissions(report: Report, db_path: Path, repair: bool) -> None:

@@ -151,7 +151,8 @@ def _absolute(path: Path | None) -> str | None:
 
 
 def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path | None = None) -> None:
-    """Append one JSON line to ``hook-errors.jsonl`` beside the database (mode 0600).
+    """Append one JSON line to ``hook-errors.jsonl`` beside the database (mode 0600), or in the
+    user data folder when the database's folder cannot be written (:func:`_fallback_folders`).
 
     The line is ``record`` with ``db`` and ``notes_folder``: the absolute paths of the database
     and the notes folder the call was for, each None when it could not be known (the options or
@@ -162,23 +163,36 @@ def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path |
     (notes kept in the home folder hold the user data folder too): the notes are read-only.
     """
     record = {**record, "db": _absolute(db_path), "notes_folder": _absolute(notes)}
+    line = json.dumps(record) + "\n"
+    for folder in _fallback_folders(db_path):
+        try:
+            from notesdb.config import inside_folder
+
+            if notes is not None and inside_folder(folder, notes):
+                continue  # notesdb never writes in the notes folder, not even this line
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd = os.open(folder / "hook-errors.jsonl", os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as f:
+                f.write(line)
+            return
+        except Exception:
+            continue
+
+
+def _fallback_folders(db_path: Path | None) -> list[Path]:
+    """Where ``hook-errors.jsonl`` is written, first that can be: beside the database, then the
+    user data folder (``platformdirs.user_data_dir("notesdb")``, where the default databases
+    live), so that a database whose folder cannot be written still has its problem recorded."""
+    folders = [db_path.parent] if db_path is not None else []
     try:
-        folder = db_path.parent if db_path else Path.home()
-        if db_path is None:
-            import platformdirs
+        import platformdirs
 
-            folder = Path(platformdirs.user_data_dir("notesdb"))
-        from notesdb.config import inside_folder
-
-        if notes is not None and inside_folder(folder, notes):
-            return  # notesdb never writes in the notes folder, not even this line
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path = folder / "hook-errors.jsonl"
-        fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
-        with os.fdopen(fd, "a", encoding="utf-8") as f:
-            f.write(json.dumps(record) + "\n")
+        data = Path(platformdirs.user_data_dir("notesdb"))
+        if data not in folders:
+            folders.append(data)
     except Exception:
         pass
+    return folders
 
 
 def _unreadable(e: BaseException) -> bool:

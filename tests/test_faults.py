@@ -1112,6 +1112,30 @@ def test_a_read_only_database_without_rare_english_still_answers(nobodys_files: 
     conn.close()
 
 
+def test_a_hook_that_cannot_log_beside_the_database_logs_in_the_user_data_folder(nobodys_files: Any) -> None:
+    """The database read-only and its folder too (0500): the hook cannot open the database to
+    answer or log, nor write ``hook-errors.jsonl`` beside it; it stays silent, exits 0 and records
+    the problem in the user data folder instead, where ``doctor`` finds it. Before, the problem
+    went nowhere."""
+    as_nobody, notes, db = nobodys_files
+    db.chmod(0o400)
+    db.parent.chmod(0o500)
+    try:
+        proc = as_nobody("hook", "--notes", notes, "--db", db, stdin=event(COVERED_MESSAGE, session="s-ro"))
+        report = as_nobody("doctor", "--notes", notes, "--db", db)
+    finally:
+        db.parent.chmod(0o700)
+        db.chmod(0o600)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    assert not db.with_name("hook-errors.jsonl").exists()
+    fallback = notes.parent / "home" / ".local" / "notesdb" / "hook-errors.jsonl"
+    [entry] = [json.loads(line) for line in fallback.read_text().splitlines()]
+    assert (entry["db"], entry["session_id"]) == (str(db), "s-ro")
+    assert entry["error"] == f"DatabaseUnavailable: cannot write database {db}: attempt to write a readonly database"
+    assert f"problem  hook errors: {fallback}: 1 entry for this database, newest first: " in report.stdout.decode()
+    assert "(no decision logged since: the hook is failing)" in report.stdout.decode()
+
+
 def test_purge_in_a_read_only_folder_is_one_error_line(nobodys_files: Any) -> None:
     """The folder of the database made read-only (0500): the purge that cannot rewrite
     hook-errors.jsonl beside the database says so in one line."""
