@@ -806,12 +806,13 @@ def run() -> None:
         typer.echo("Error: aborted", err=True)
         sys.exit(1)
     except sqlite3.DatabaseError as e:
+        from notesdb.db import disk_refused
+
+        name = f"database {_DATABASE_IN_USE[0]}" if _DATABASE_IN_USE else "the database"
         if _unwritable(e):
-            name = f"database {_DATABASE_IN_USE[0]}" if _DATABASE_IN_USE else "the database"
             typer.echo(f"Error: {name} cannot be written: {e} (check its permissions and those of its folder)", err=True)
             sys.exit(1)
-        if _no_space(e):
-            name = f"database {_DATABASE_IN_USE[0]}" if _DATABASE_IN_USE else "the database"
+        if disk_refused(e):
             typer.echo(f"Error: {name} cannot be written: {e} (free some space on its disk; nothing was moved or lost)", err=True)
             sys.exit(1)
         if not _damaged(e) and "locked" not in str(e) and "busy" not in str(e):
@@ -830,11 +831,6 @@ def run() -> None:
         typer.echo(f"Error: a path that is not valid UTF-8 cannot be used ({getattr(e, 'reason', e)}): rename it or choose another", err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
-
-
-def _no_space(e: BaseException) -> bool:
-    """True for SQLite's errors that mean the disk (or a quota) is full: not damage."""
-    return "full" in str(e).lower()
 
 
 def _os_reason(e: OSError) -> str:

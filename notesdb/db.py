@@ -32,6 +32,7 @@ __all__ = [
     "check_ours",
     "foreign",
     "move_aside",
+    "disk_refused",
     "transaction",
     "note_count",
     "searchable_count",
@@ -437,12 +438,20 @@ def _open(p: Path, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
         conn.close()
         if "readonly" in str(e) or "unable to open" in str(e):
             raise DatabaseUnavailable(f"cannot write database {p}: {e}") from None
-        if "full" in str(e) or "disk i/o" in str(e).lower():  # the disk's state, not the file's: never move it aside
+        if disk_refused(e):  # the disk's state, not the file's: never move it aside
             raise DatabaseUnavailable(f"cannot write database {p}: {e} (free some space on its disk)") from None
         if "locked" in str(e) or "busy" in str(e):  # in use, not damaged: never move it aside
             raise DatabaseUnavailable(f"database {p} is in use by another process: try again") from None
         raise DatabaseDamaged(f"database {p} cannot be read: {e}") from None
     return conn
+
+
+def disk_refused(e: BaseException) -> bool:
+    """True for SQLite's errors that mean the disk refused a write (full, a quota, a file size
+    limit: SQLITE_FULL's "database or disk is full", SQLITE_IOERR's "disk I/O error"): the
+    disk's state, not damage in the file, so the database is never moved aside for it."""
+    text = str(e).lower()
+    return "full" in text or "disk i/o" in text
 
 
 def _migrate(conn: sqlite3.Connection) -> None:

@@ -44,7 +44,7 @@ from pathlib import Path
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
     import sqlite3
-    from typing import Final
+    from typing import Final, Iterator
 
     from notesdb.sync import SyncStats
 
@@ -179,20 +179,21 @@ def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path |
             continue
 
 
-def _fallback_folders(db_path: Path | None) -> list[Path]:
+def _fallback_folders(db_path: Path | None) -> Iterator[Path]:
     """Where ``hook-errors.jsonl`` is written, first that can be: beside the database, then the
     user data folder (``platformdirs.user_data_dir("notesdb")``, where the default databases
-    live), so that a database whose folder cannot be written still has its problem recorded."""
-    folders = [db_path.parent] if db_path is not None else []
+    live), so that a database whose folder cannot be written still has its problem recorded.
+    platformdirs is imported only when the first place would not do."""
+    if db_path is not None:
+        yield db_path.parent
     try:
         import platformdirs
 
         data = Path(platformdirs.user_data_dir("notesdb"))
-        if data not in folders:
-            folders.append(data)
     except Exception:
-        pass
-    return folders
+        return
+    if db_path is None or data != db_path.parent:
+        yield data
 
 
 def _unreadable(e: BaseException) -> bool:

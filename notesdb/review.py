@@ -296,7 +296,7 @@ def set_label(
     return _decision_row(conn, decision_id)
 
 
-#: What a blank prompt is made of: ASCII white space, as SQLite's ``trim(X, Y)`` is given it.
+#: What a blank prompt is made of: ASCII white space (also given to SQLite's ``trim(X, Y)``).
 BLANK: Final = " \t\n\v\f\r"
 
 
@@ -308,7 +308,9 @@ def is_blank(prompt: str) -> bool:
 #: Routes of decisions that cannot be labelled: never judged, or no usable prompt in the event.
 _UNLABELLABLE = (*sorted(NEVER_JUDGED), Route.BAD_INPUT)
 #: The decisions a label can be set on: a logged, non-empty message of a judged route.
-_LABELLABLE = f"prompt IS NOT NULL AND trim(prompt, char(32, 9, 10, 11, 12, 13)) != '' AND route NOT IN ({', '.join('?' * len(_UNLABELLABLE))})"  # BLANK
+_LABELLABLE = f"prompt IS NOT NULL AND trim(prompt, ?) != '' AND route NOT IN ({', '.join('?' * len(_UNLABELLABLE))})"
+#: Its parameters: what a blank prompt is made of, the routes.
+_LABELLABLE_ARGS = (BLANK, *_UNLABELLABLE)
 
 
 def unlabelled(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]]:
@@ -321,7 +323,7 @@ def unlabelled(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, Any]
         r[0]
         for r in conn.execute(
             f"SELECT id FROM decisions WHERE {_LABELLABLE} AND label = '' ORDER BY id DESC LIMIT ?",
-            (*_UNLABELLABLE, limit),
+            (*_LABELLABLE_ARGS, limit),
         )
     ]
     return [_decision_row(conn, i) for i in ids]
@@ -332,7 +334,7 @@ def _labelled(conn: sqlite3.Connection) -> list[tuple[Case, str]]:
         r[0]
         for r in conn.execute(
             f"SELECT id FROM decisions WHERE {_LABELLABLE} AND label != '' ORDER BY id",
-            _UNLABELLABLE,
+            _LABELLABLE_ARGS,
         )
     ]
     out = []
