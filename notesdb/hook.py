@@ -21,7 +21,8 @@ was for, or null when they could not be known) and the assistant carries on. A d
 or empty is created and indexed; if the index cannot be finished within the call, that call
 stays silent (route ``new-index``) and later calls finish it. A database file SQLite cannot
 read (not a database, malformed) is moved aside to ``<name>.damaged-<time>`` and rebuilt the
-same way: the notes are the source of truth.
+same way: the notes are the source of truth. The answer is written before the decision is
+logged: one that cannot be written (the client closed stdout) is logged as silent, with why.
 
 Speed: this module imports only the standard library, jellyfish and the lean notesdb modules.
 None of them imports ``typing`` (about 3 ms): each names its types under ``if TYPE_CHECKING:``
@@ -44,7 +45,7 @@ from pathlib import Path
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
     import sqlite3
-    from typing import Final, Iterator
+    from typing import Callable, Final, Iterator
 
     from notesdb.sync import SyncStats
 
@@ -244,7 +245,12 @@ def _indexed_root(conn: "sqlite3.Connection") -> str | None:
     return row[0] if row else None
 
 
-def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
+def run(
+    raw: bytes,
+    argv: list[str],
+    synced: "SyncStats | None" = None,
+    deliver: "Callable[[str], str] | None" = None,
+) -> str:
     """Judge one hook event; returns exactly what to print (``""`` for silence). Never raises.
 
     :param raw: the bytes read from stdin
@@ -253,6 +259,11 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
     :param synced: the result of a sync that still holds for this folder and database (a
         resident process that watches the folder, :mod:`notesdb.watch`): used instead of
         syncing again. Ignored when the database is new or empty.
+    :param deliver: writes a spoken answer to the client before the decision is logged and
+        returns ``""``, or why it could not (stdout closed, a full device): the decision is then
+        logged as silent with that reason in its ``error``, so the log, the conversation's
+        hold-back and the labels hold only what reached the assistant. None: the caller prints
+        the returned answer itself.
     """
     t0 = time.perf_counter()
     start = time.monotonic()
@@ -349,6 +360,11 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
                     from notesdb.conversation import earlier, hold_back
 
                     hold_back(decision, earlier(conn, session_id), config.gate)
+            if deliver is not None and decision.spoken and decision.line:
+                undelivered = deliver(answer(event_name, decision.line))
+                if undelivered:
+                    decision.spoken = False
+                    errors.append(f"answer not delivered ({undelivered}): {', '.join(decision.notes)}")
             decision.error = "; ".join(errors)
         else:
             decision.route = Route.BAD_INPUT
@@ -416,16 +432,28 @@ def run(raw: bytes, argv: list[str], synced: "SyncStats | None" = None) -> str:
     return answer(event_name, decision.line)
 
 
+def _write_stdout(out: str) -> str:
+    """Write one answer line to stdout (UTF-8 whatever the locale says); ``""`` when it was
+    written, else the reason, e.g. ``"BrokenPipeError: [Errno 32] Broken pipe"``."""
+    try:
+        sys.stdout.buffer.write((out + "\n").encode("utf-8"))
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError) as e:  # closed, full, or no stdout at all
+        try:  # what is left in the buffer goes nowhere, not to an error at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        except OSError:
+            pass
+        return f"{type(e).__name__}: {e}"[:200]
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``notesdb hook``: read stdin, print the answer, return 0. Always 0."""
     from notesdb.entry import read_event
 
     raw = read_event()
     try:
-        out = run(raw, list(sys.argv[2:] if argv is None else argv))
-        if out:  # UTF-8 whatever the locale says
-            sys.stdout.buffer.write((out + "\n").encode("utf-8"))
-            sys.stdout.flush()
+        run(raw, list(sys.argv[2:] if argv is None else argv), deliver=_write_stdout)
     except BaseException:
         pass
     return 0

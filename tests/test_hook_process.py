@@ -168,6 +168,34 @@ def test_stdin_left_open_does_not_hold_the_prompt(indexed: tuple[Path, Path]) ->
             assert (last["route"], last["error"]) == ("bad-input", "empty stdin")
 
 
+def test_an_answer_that_cannot_be_delivered_is_logged_as_silent(indexed: tuple[Path, Path]) -> None:
+    """A client that closed the hook's stdout never sees the line: the decision is logged as
+    silent, with why, so the conversation's hold-back and the labels do not count a note the
+    assistant was never told about. The hook still exits 0 and writes nothing to stderr."""
+    vault, db = indexed
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody reads: the write fails with EPIPE
+    try:
+        proc = subprocess.run(
+            [str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+            input=event(COVERED_MESSAGE),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    last = decision_rows(db)[-1]
+    assert last["spoken"] == 0
+    assert last["route"] == "strong"  # the judgement as it was made
+    assert last["error"].startswith("answer not delivered (BrokenPipeError")
+    assert COVERED_NOTE in last["error"]
+    # the next message on the same topic is not held back for a line the assistant never saw
+    again = run_hook(indexed, event(COVERED_MESSAGE))
+    assert again.additional_context is not None and COVERED_NOTE in again.additional_context
+
+
 def test_a_message_quoting_a_client_tag_is_judged(indexed: tuple[Path, Path]) -> None:
     """Only a prompt that opens with such a tag is the client's: a person asking about one is not."""
     prompt = COVERED_MESSAGE + " (after <command-name>/doctor</command-name> said nothing)"
