@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 
 from notesdb.links import linked, links_to
@@ -330,7 +331,13 @@ def _names(cand: Candidate) -> list[tuple[str, list[str]]]:
             names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
         except ValueError:
             pass
-    return [(name, ws) for name in names if (ws := _subject_words(name))]
+    return [(name, ws) for name in names if (ws := _subject_words(_MEMORY_TYPE.sub("", name, count=1)))]
+
+
+#: The type Claude Code's memory files start their names with (``project_brindle.md``,
+#: ``name: feedback_testing``: https://docs.claude.com/en/docs/claude-code/memory): a kind of
+#: note, not its subject, so not a word the message must hold to be on the subject.
+_MEMORY_TYPE: Final = re.compile(r"^(?:user|feedback|project|reference)_(?=\w)", re.IGNORECASE)
 
 
 def title_words(cand: Candidate) -> list[list[str]]:

@@ -68,6 +68,22 @@ def test_title_share_counts_the_words_of_the_best_named_name() -> None:
     assert title_share(tok) == 0.5
 
 
+def test_the_type_of_a_claude_code_memory_file_is_not_its_subject() -> None:
+    """Claude Code names its memory files ``<type>_<topic>`` (``project_brindle.md``, front
+    matter ``name: project_brindle``): "brindle" is the whole subject, "project" the kind of note."""
+    c = _cand("project_brindle", [_hit("brindle", 2.0, "title")], 4.0)
+    c.path = "memory/project_brindle.md"
+    assert title_words(c) == [["brindle"]]
+    assert title_share(c) == 1.0
+    c = _cand("feedback_commit-style", [_hit("commit", 2.0, "title")], 4.0)
+    assert title_words(c) == [["commit", "style"]]
+    assert title_share(c) == 0.5
+    # only the type as Claude Code writes it, joined by an underscore, at the start of the name
+    assert title_words(_cand("Project plan", [], 1.0)) == [["project", "plan"]]
+    assert title_words(_cand("user-research_notes", [], 1.0)) == [["user", "research", "notes"]]
+    assert title_words(_cand("reference_", [], 1.0)) == [["reference"]]
+
+
 def test_a_name_found_joined_counts_for_its_words(tmp_path: Path) -> None:
     """"FT-65" is indexed joined as ft65 too, and that is the word the message's "ft-65" finds
     in the title: it names "ft" of the title "Yaesu FT-65" (65, a bare number, is not a subject
