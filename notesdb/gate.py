@@ -277,7 +277,8 @@ def _targets(c: Candidate) -> list[str]:
 
 
 def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
-    """The top note and the notes it ties with, when every one of them is linked with it.
+    """The top note and the notes it ties with, when every one of them is linked with it or a
+    copy of it (:func:`copies`).
 
     A tie between notes one of which links to the other (``[[voice-bay]]`` in
     ``voice-bay-mics.md``; :mod:`notesdb.links`) is one subject written up in several notes (a
@@ -304,14 +305,31 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     found = [_targets(c) for c in group]
     for i, a in enumerate(group):
         for j in range(i + 1, len(group)):
-            if not linked(a.path, found[i], group[j].path, found[j]):
+            if not (linked(a.path, found[i], group[j].path, found[j]) or copies(a, group[j])):
                 return []
     return group
 
 
+def copies(a: Candidate, b: Candidate) -> bool:
+    """True when two notes are one note kept twice: the same file name in two folders
+    (``advice/Working with clients.md``, ``business/Working with clients.md``), the same title,
+    and the message's words found in the same places of each. Vaults hold such copies (a note
+    saved into a second folder, a synced duplicate); the message cannot tell them apart, so
+    :func:`linked_tie` treats them as one subject, as it does linked notes."""
+    if a.path.rsplit("/", 1)[-1].casefold() != b.path.rsplit("/", 1)[-1].casefold():
+        return False
+    if " ".join(a.title.split()).casefold() != " ".join(b.title.split()).casefold():
+        return False
+    placed = [{(h.word, h.place) for h in c.hits if h.evidence > 0} for c in (a, b)]
+    return placed[0] == placed[1]
+
+
 def _linked_reason(group: list[Candidate], outcome: str) -> str:
-    """The reason given for a tie of linked notes (:func:`linked_tie`), then ``outcome``."""
-    return "ties with " + ", ".join(c.path for c in group[1:]) + ", linked with it: one subject, " + outcome
+    """The reason given for a tie of linked notes or copies (:func:`linked_tie`), then ``outcome``."""
+    top = group[0]
+    kinds = ["a copy of it" if copies(top, c) else "linked with it" for c in group[1:]]
+    how = kinds[0] if len(set(kinds)) == 1 else "linked with it or a copy of it"
+    return "ties with " + ", ".join(c.path for c in group[1:]) + f", {how}: one subject, " + outcome
 
 
 def _subject_words(text: str) -> list[str]:
@@ -681,7 +699,11 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             d.reasons.append(
                 f"also {c.path}: it ties with the top note (evidence {c.evidence:.2f}, lead "
                 f"{lead(top, c):.2f}x < {s.min_lead}x) and "
-                + ("the top note links to it" if links_to(_targets(top), c.path) else "it links to the top note")
+                + (
+                    "it is a copy of the top note (the same file name and title)"
+                    if copies(top, c)
+                    else "the top note links to it" if links_to(_targets(top), c.path) else "it links to the top note"
+                )
                 + ": one subject, named together"
             )
             continue
@@ -692,10 +714,12 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     if left:
         d.reasons.append("not also named: " + "; ".join(left))
     if group:  # the routes judged the top note against the notes outside the linked ones
+        kin = "copies of it" if all(copies(top, c) for c in group[1:]) else "notes linked with it"
+        one = "a copy of it" if kin == "copies of it" else "linked with it"
         d.reasons = [
-            r if i == 1 else r.replace("the only candidate", "the only candidate besides the notes linked with it")
-            .replace("over the second", "over the first note not linked with it")
-            .replace("leads the second", "leads the first note not linked with it")
+            r if i == 1 else r.replace("the only candidate", f"the only candidate besides the {kin}")
+            .replace("over the second", f"over the first note not {one}")
+            .replace("leads the second", f"leads the first note not {one}")
             for i, r in enumerate(d.reasons)
         ]
     d.spoken = True
