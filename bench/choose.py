@@ -99,6 +99,7 @@ AXES: dict[str, tuple[float, ...]] = {
     "sole_max_zipf": (2.0, 3.0, 3.5, 4.0),
     "title_share": (0.25, 0.34, 0.5, 0.67),
     "title_held": (0.0, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7),
+    "off_title_words": (0, 6, 8, 10, 12),
     "extra_share": (0.6, 0.7, 0.85, 1.0),
     "extra_evidence": (1.5, 2.5, 3.5, 5.0, 99.0),
     # scoring: each value re-ranks every case

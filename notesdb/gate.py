@@ -436,6 +436,15 @@ def off_title(top: Candidate, settings: Settings) -> bool:
     return share is not None and share < settings.title_share
 
 
+def many_words(top: Candidate, ahead: float, settings: Settings) -> bool:
+    """True when the top note holds at least ``settings.off_title_words`` of the message's words
+    (each bringing ``word_evidence``) and leads the second ``strong_held_lead`` times: a pasted
+    log or a long account that shares that many words with one write-up is about it, though it
+    names none of it (a dmesg paste and the recovery note it belongs to). :func:`verdict` lets
+    such a note past :func:`off_title`; every route's thresholds still apply."""
+    return bool(settings.off_title_words) and _words(top, settings) >= settings.off_title_words and ahead >= settings.strong_held_lead
+
+
 def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
     """Hits in the note's title, description or headings of words heavy enough to be rare."""
     return [h for h in cand.about if h.evidence >= settings.rare_weight]
@@ -553,7 +562,7 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
             return Route.TIE, []
         extra = [c for c in named[1:] if c not in group]
         return route, (group + extra)[:MAX_NOTES]
-    if off_title(top, settings):
+    if off_title(top, settings) and not many_words(top, ahead, settings):
         return Route.OFF_TITLE, []
     s = settings
     words = _words(top, s)

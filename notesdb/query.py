@@ -550,6 +550,27 @@ def _bound_words(tokens: list[str], inside: dict[str, int]) -> frozenset[str]:
     return frozenset(w for w, n in inside.items() if everywhere.get(w, 0) <= n)
 
 
+#: Where a message writes code: a span in backticks, a word an underscore touches
+#: (``__repr__``, ``_reanchor``, ``wall_padding``), a word a call's parenthesis follows
+#: (``align()``), a word joined to another by a dot (``Pencil.fillet``, ``os.path``).
+_CODE_SPAN: Final = re.compile(r"`[^`\n]+`|\w*_\w*|\w+(?=\()|\w+(?:\.\w+)+")
+
+
+def code_words(text: str, tokens: list[str]) -> frozenset[str]:
+    """The words of ``tokens`` the message writes only as code (:data:`_CODE_SPAN`): names spelt
+    as the code spells them, never read as a short form of a longer word nor as a typo
+    ("__repr__" is not short for "reproduced"; "align()" is no typo of "aligned").
+
+    :param text: the message (clipped)
+    :param tokens: its words (``notesdb.text.words``), duplicates kept
+    """
+    inside: dict[str, int] = {}
+    for m in _CODE_SPAN.finditer(text):
+        for w in text_words(m.group(0)):
+            inside[w] = inside.get(w, 0) + 1
+    return _bound_words(tokens, inside) if inside else frozenset()
+
+
 def build_query(
     conn: sqlite3.Connection, message: str, n_notes: int, settings: Settings | None = None
 ) -> Query:
@@ -603,6 +624,7 @@ def build_query(
     def zipf_of(word: str) -> float:
         return english.get(word, 0.0) if lang == "en" else lexicon.get(word, {}).get(lang, 0.0)
 
+    coded = code_words(text, tokens)
     import Stemmer  # PyStemmer: about 1 ms to import, a C extension
 
     stemmer = Stemmer.Stemmer(STEMMERS.get(lang, "english"))
@@ -619,11 +641,13 @@ def build_query(
             if part is not None and part not in have:  # the message's compound holds a note's word
                 alts.append(Alternative(part, "compound", s.compound_weight, known[part]))
             alts += [a for a in compounds(conn, tok, s) if a.word not in have]
-        if not alts and zipf < s.prefix_max_zipf and not tok.isdigit():
+        if not alts and tok in coded:
+            pass  # written as code: the name as it is spelt, not a short form nor a typo
+        elif not alts and zipf < s.prefix_max_zipf and not tok.isdigit():
             # a short form that starts vocabulary words ("merc") is read as such, not as a typo;
             # a number is only ever itself ("754" is not short for "7543186180422")
             alts = expand(conn, tok, s)
-        if not alts and zipf < s.correct_max_zipf and english.get(tok, 0.0) < s.english_known_zipf:
+        if not alts and tok not in coded and zipf < s.correct_max_zipf and english.get(tok, 0.0) < s.english_known_zipf:
             # an everyday word the notes lack ("gonna") is not a typo of a word they have, and
             # neither is a word English knows ("yolk" is not "yolo", "pistols" not "pistons")
             alts = correct(conn, tok, 1 if tok in english else 2, s)[0]

@@ -188,3 +188,42 @@ def test_a_note_named_by_numbers_only_is_not_held_to_naming() -> None:
     d = judge(Ranking([daily, other], 5.0), Settings())
     assert (d.route, d.notes) == ("rare", ["2025-01-06.md"])
     assert any(r.endswith("coverage 0.80 >= 0.6, the note's names are numbers only") for r in d.reasons)
+
+
+RECOVERY = (
+    "# Shield TV recovery\n\n## APX device over micro USB, in Tegra RCM mode\n\nThe box would not boot. Held the button while plugging the micro USB cable in: "
+    "the kernel log showed a new APX device (vendor 0955, product 7321, manufacturer NVIDIA), which is "
+    "the Tegra RCM mode: it is alive. Sent the fusee payload with the injector, then reflashed the boot "
+    "partition from the recovery image.\n"
+)
+#: a paste that names nothing of the note's title and holds more than the note's words
+PASTE = (
+    "ok alive-ish? when i plug the micro usb in:\n\n"
+    "[ 8812.402113] usb 1-4: new high-speed USB device\n"
+    "[ 8812.551020] usb 1-4: New USB device found, idVendor=0955, idProduct=7321\n"
+    "[ 8812.551031] usb 1-4: Product: APX\n"
+    "[ 8812.551039] usb 1-4: Manufacturer: NVIDIA Corp.\n"
+    "same again with the other lead, what now"
+)
+
+
+def test_a_paste_sharing_many_words_with_one_note_is_about_it(tmp_path: Path) -> None:
+    """A pasted log that shares at least ``off_title_words`` words with one write-up, which
+    leads the second ``strong_held_lead`` times, is let past the off-title silence."""
+    notes = dict(NOTES)
+    notes["hardware/shield-tv-recovery.md"] = RECOVERY
+    notes["hardware/usb-hub.md"] = "# USB hub\n\nThe powered hub on the desk; a micro USB cable for the kindle.\n"
+    # the note holds 0.67 of this message: the off-title check is asked to apply up to 0.75
+    s = replace(Settings(), title_held=0.75)
+    with indexed_connection(tmp_path, notes) as c:
+        d = decide(c, PASTE, s)
+        assert (d.spoken, d.route, d.notes) == (True, "strong", ["hardware/shield-tv-recovery.md"])
+        assert d.top_scores[0]["held"] == pytest.approx(0.673, abs=0.001)
+        # the waiver off, the same message is off the note's subject
+        off = decide(c, PASTE, replace(s, off_title_words=0))
+        assert (off.spoken, off.route) == (False, "off-title")
+        # more words than the note shares with it: not let past
+        assert decide(c, PASTE, replace(s, off_title_words=13)).route == "off-title"
+        assert decide(c, PASTE, replace(s, off_title_words=10)).route == "strong"
+        # without the larger lead over the second note (2.58x here), not let past either
+        assert decide(c, PASTE, replace(s, strong_held_lead=2.6)).route == "off-title"

@@ -288,6 +288,22 @@ def test_prefix_is_tried_before_correction(small: sqlite3.Connection) -> None:
     assert alternatives(small, "merc") == [("merc", "mercedes", "prefix", PREFIX_WEIGHT)]
 
 
+def test_a_word_written_as_code_is_neither_expanded_nor_corrected(small: sqlite3.Connection) -> None:
+    """A name the message writes as code is spelt as the code spells it: ``merc()``,
+    ``__merc__``, ``merc.run`` or `` `sheild` `` are not "mercedes" or "shield"; typed as
+    words they are (the prefix and correction rules above)."""
+    for message in ("call merc() again", "add a __merc__ method", "why does merc.run fail", "the `merc` flag"):
+        assert alternatives(small, message) == [], message
+    assert alternatives(small, "rename `sheild` to keep it") == []
+    assert alternatives(small, "sheild again") == [("sheild", "shield", "corrected", CORRECTED_WEIGHT)]
+    assert alternatives(small, "the merc again") == [("merc", "mercedes", "prefix", PREFIX_WEIGHT)]
+    # the same word also written as a word elsewhere in the message is read as one
+    assert ("merc", "mercedes", "prefix", PREFIX_WEIGHT) in alternatives(small, "merc() broke the merc")
+    assert query.code_words("fix `a.b` and __repr__, then align() and wall_padding", text.words(
+        "fix `a.b` and __repr__, then align() and wall_padding"
+    )) == frozenset({"a", "b", "repr", "align", "wall", "padding"})
+
+
 @pytest.mark.parametrize(
     "token, expected",
     [
