@@ -480,7 +480,9 @@ def _english_rare(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]
 
 
 def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = None) -> list[Alternative]:
-    """Longer vocabulary words that start with a token of 3 or more characters ("merc" -> "mercedes").
+    """Longer vocabulary words that start with a token of 3 or more characters ("merc" -> "mercedes");
+    when none does, those that start its singular, for a token of 4 or more ending in one s
+    ("mercs" -> "mercedes", "sigs" -> "signatures").
 
     :param settings: ``prefix_weight`` is the weight of each expansion; defaults when None
 
@@ -493,6 +495,13 @@ def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = Non
         "ORDER BY doc_freq DESC, word LIMIT ?",
         (*_range(token), MAX_EXPANSIONS),
     ).fetchall()
+    if not rows and len(token) >= 4 and token.endswith("s") and not token.endswith("ss"):
+        # the plural of a short form ("sigs" for signatures, "deps" for dependencies)
+        rows = conn.execute(
+            "SELECT word, doc_freq FROM vocab WHERE word > ? AND word < ? "
+            "ORDER BY doc_freq DESC, word LIMIT ?",
+            (*_range(token[:-1]), MAX_EXPANSIONS),
+        ).fetchall()
     weight = (settings or Settings()).prefix_weight
     return [Alternative(w, "prefix", weight, df) for w, df in rows]
 

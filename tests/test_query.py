@@ -288,6 +288,15 @@ def test_prefix_is_tried_before_correction(small: sqlite3.Connection) -> None:
     assert alternatives(small, "merc") == [("merc", "mercedes", "prefix", PREFIX_WEIGHT)]
 
 
+def test_the_plural_of_a_short_form_is_expanded_like_it(small: sqlite3.Connection) -> None:
+    """"mercs" is the plural of "merc": it starts no word of the notes, its singular starts
+    "mercedes" ("sigs" for signatures, "deps" for dependencies); "sheilds" is still a typo."""
+    assert alternatives(small, "both mercs") == [("mercs", "mercedes", "prefix", PREFIX_WEIGHT)]
+    assert expand(small, "mercs") == expand(small, "merc")
+    assert expand(small, "mercss") == []  # only a final s, once
+    assert expand(small, "mes") == []  # the singular of a three-letter word is too short to start words
+
+
 def test_a_word_written_as_code_is_neither_expanded_nor_corrected(small: sqlite3.Connection) -> None:
     """A name the message writes as code is spelt as the code spells it: ``merc()``,
     ``__merc__``, ``merc.run`` or `` `sheild` `` are not "mercedes" or "shield"; typed as
