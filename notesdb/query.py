@@ -561,8 +561,10 @@ def _bound_words(tokens: list[str], inside: dict[str, int]) -> frozenset[str]:
 
 #: Where a message writes code: a span in backticks, a word an underscore touches
 #: (``__repr__``, ``_reanchor``, ``wall_padding``), a word a call's parenthesis follows
-#: (``align()``), a word joined to another by a dot (``Pencil.fillet``, ``os.path``).
-_CODE_SPAN: Final = re.compile(r"`[^`\n]+`|\w*_\w*|\w+(?=\()|\w+(?:\.\w+)+")
+#: (``align()``), a word joined to another by a dot (``Pencil.fillet``, ``os.path``). Every
+#: match starts where a run of word characters starts (the lookbehind), so a pasted run of
+#: 20,000 letters is one attempt, not 20,000 (without it: 6.4 s).
+_CODE_SPAN: Final = re.compile(r"`[^`\n]+`|(?<!\w)(?:\w*_\w*|\w+(?=\()|\w+(?:\.\w+)+)")
 
 
 def code_words(text: str, tokens: list[str]) -> frozenset[str]:

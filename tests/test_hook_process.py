@@ -253,6 +253,7 @@ def test_bad_input_is_logged_and_silent(
     "stdin",
     [
         event("worcester " * 200_000),  # a 2 MB paste
+        event("worcester key: " + "QUJD" * 25_000),  # a pasted base64 blob: one run of 100,000 letters
         b'{"prompt": "worcester caf\xe9 broke", "session_id": "s"}',  # Latin-1 byte inside the JSON
         event("worcester \x00 NEAR(\"boiler\" OR) * : -"),  # NUL and FTS5 syntax in the message
         event("\ud800 lone surrogate worcester"),  # a lone surrogate, escaped in the JSON
