@@ -311,17 +311,14 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
 
 
 def copies(a: Candidate, b: Candidate) -> bool:
-    """True when two notes are one note kept twice: the same file name in two folders
-    (``advice/Working with clients.md``, ``business/Working with clients.md``), the same title,
-    and the message's words found in the same places of each. Vaults hold such copies (a note
-    saved into a second folder, a synced duplicate); the message cannot tell them apart, so
-    :func:`linked_tie` treats them as one subject, as it does linked notes."""
-    if a.path.rsplit("/", 1)[-1].casefold() != b.path.rsplit("/", 1)[-1].casefold():
-        return False
-    if " ".join(a.title.split()).casefold() != " ".join(b.title.split()).casefold():
-        return False
-    placed = [{(h.word, h.place) for h in c.hits if h.evidence > 0} for c in (a, b)]
-    return placed[0] == placed[1]
+    """True when two notes are one note kept twice: the same title, description, headings and
+    body as indexed (``Candidate.digest``, set for the notes of the leading tie), whatever their
+    folders and front matter ("Working with clients.md" saved under ``advice/`` and
+    ``business/``). Vaults hold such copies (a note saved into a second folder, a synced
+    duplicate); the message cannot tell them apart, so :func:`linked_tie` treats them as one
+    subject, as it does linked notes. Two notes that share only a name (two "Meeting notes",
+    two ``index.md``) are not copies."""
+    return bool(a.digest) and a.digest == b.digest
 
 
 def _linked_reason(group: list[Candidate], outcome: str) -> str:
@@ -709,7 +706,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
                 f"also {c.path}: it ties with the top note (evidence {c.evidence:.2f}, lead "
                 f"{lead(top, c):.2f}x < {s.min_lead}x) and "
                 + (
-                    "it is a copy of the top note (the same file name and title)"
+                    "it is a copy of the top note (the same text)"
                     if copies(top, c)
                     else "the top note links to it" if links_to(_targets(top), c.path) else "it links to the top note"
                 )

@@ -85,6 +85,10 @@ class Candidate:
     held: float = 0.0  # share of the message's possible evidence in words the note holds anywhere
     aliases: str = ""  # the note's aliases as stored (a JSON list), other names of its subject
     links: str = "[]"  # the notes its links name, as stored (a JSON list, ``notesdb.links.targets``)
+    #: length and CRC-32 of the note's title, description, headings and body as indexed, for the notes
+    #: of the leading tie (:func:`_break_ties`), else "": two notes of one digest are one note
+    #: kept twice (``notesdb.gate.copies``)
+    digest: str = ""
 
     @property
     def about(self) -> list[Hit]:
@@ -343,7 +347,8 @@ def _break_ties(conn: sqlite3.Connection, ordered: list[Candidate], n: int) -> N
     often they mention them.
 
     Only the leading tie is examined, and only words in at most a tenth of the notes, so this
-    reads a few short FTS5 position lists (``notes_fts_terms``).
+    reads a few short FTS5 position lists (``notes_fts_terms``). The notes of that tie also get
+    their :attr:`Candidate.digest`.
     """
     if len(ordered) < 2 or ordered[0].evidence <= 0:
         return
@@ -351,6 +356,12 @@ def _break_ties(conn: sqlite3.Connection, ordered: list[Candidate], n: int) -> N
     if len(tied) < 2:
         return
     ids = {c.rowid: c for c in tied}
+    marks = ",".join("?" * len(ids))
+    import zlib  # not hashlib, which the hook does not import (see notesdb.config)
+
+    for rowid, *texts in conn.execute(f"SELECT id, title, desc, headings, body FROM notes WHERE id IN ({marks})", list(ids)):
+        whole = "\0".join(str(t) for t in texts).encode("utf-8", "surrogatepass")
+        ids[rowid].digest = f"{len(whole)}:{zlib.crc32(whole):08x}"
     words = {h.word for c in tied for h in c.hits if h.doc_freq <= max(1, n // 10)}
     for w in words:
         for doc, count in conn.execute(

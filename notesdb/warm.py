@@ -213,6 +213,7 @@ def hook_main(argv: list[str]) -> int:
     argv = [a for a in argv if a != "--warm"]
     raw = read_event()
     out: str | None = None
+    resolved = None
     try:
         resolved = client_argv(argv)
         if resolved is not None:
@@ -220,16 +221,49 @@ def hook_main(argv: list[str]) -> int:
     except Exception:  # judging here logs the problem
         out = None
     try:
-        if out is None:
-            from notesdb.hook import run
+        from notesdb.hook import _write_stdout, run
 
-            out = run(raw, argv)
-        if out:  # UTF-8 whatever the locale says
-            sys.stdout.buffer.write((out + "\n").encode("utf-8"))
-            sys.stdout.flush()
+        if out is None:
+            run(raw, argv, deliver=_write_stdout)
+        elif out:
+            undelivered = _write_stdout(out)
+            if undelivered and resolved is not None:
+                mark_undelivered(resolved[1], raw, out, undelivered)
     except BaseException:
         pass
     return 0
+
+
+def mark_undelivered(db_path: str, raw: bytes, out: str, reason: str) -> None:
+    """Record in the database that an answer the warm process judged and logged never reached
+    the client (stdout closed, a full device): the newest spoken decision of the event's
+    session with that line becomes silent, with why in its ``error``, as ``notesdb hook`` logs
+    it (:func:`notesdb.hook.run`'s ``deliver``). Standard library only; never raises.
+
+    :param raw: the event as read from stdin (for its ``session_id``)
+    :param out: the answer that could not be written (one JSON object)
+    """
+    try:
+        import json
+        import sqlite3
+
+        line = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+        event = json.loads(raw.decode("utf-8-sig", "replace"))
+        from notesdb.hook import _session_id  # the standard library only, like this client
+
+        session = _session_id(event.get("session_id") if isinstance(event, dict) else None)
+        conn = sqlite3.connect(db_path, timeout=1.0)
+        try:
+            with conn:
+                conn.execute(
+                    "UPDATE decisions SET spoken = 0, error = ltrim(error || '; ' || ?, '; ') WHERE id = "
+                    "(SELECT max(id) FROM decisions WHERE spoken = 1 AND line = ? AND session_id = ?)",
+                    (f"answer not delivered ({reason})", line, session),
+                )
+        finally:
+            conn.close()
+    except Exception:
+        pass
 
 
 #: The smallest pipe buffer of the systems notesdb runs on (macOS starts at 16 KiB, Linux at
@@ -254,6 +288,7 @@ def client_main(argv: list[str]) -> None:
 
     raw = b""
     out: str | None = None
+    resolved = None
     hook_args = [a for a in argv[1:] if a != "--warm"]
     try:
         if is_hook_call(argv):
@@ -268,8 +303,9 @@ def client_main(argv: list[str]) -> None:
             view = memoryview((out + "\n").encode("utf-8") if out else b"")
             while view:
                 view = view[os.write(1, view):]
-        except OSError:
-            pass
+        except OSError as e:
+            if resolved is not None:
+                mark_undelivered(resolved[1], raw, out, f"{type(e).__name__}: {e}"[:200])
         os._exit(0)
     _exec_full(argv if not is_hook_call(argv) else ["hook", *hook_args], raw, consumed=is_hook_call(argv))
 

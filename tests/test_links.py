@@ -211,24 +211,25 @@ def test_unclosed_comments_and_code_run_to_the_end_of_the_note() -> None:
 
 
 def test_a_note_kept_in_two_folders_is_one_subject(tmp_path: Path) -> None:
-    """The same note saved in two folders (same file name, same title) ties with itself: it is
-    named, with its copy, instead of silence; notes that only share a file name do not."""
+    """The same note saved in two folders (the same text; front matter aside) ties with itself:
+    it is named, with its copy, instead of silence; notes that only share a file name and a
+    title do not."""
     notes = dict(FILLER)
     text = "# Working with clients\n\nSend a cue sheet after every revision; agree on two rounds of changes.\n"
-    notes["music/advice/Working with clients.md"] = text
-    notes["music/business/Working with clients.md"] = text
+    notes["music/advice/Working with clients.md"] = "---\npermalink: /advice/\n---\n" + text
+    notes["music/business/Working with clients.md"] = "---\npermalink: /business/\n---\n" + text
     with indexed_connection(tmp_path, notes) as conn:
         d = decide(conn, "working with clients: how many rounds of changes")
-    assert [c["evidence"] for c in d.top_scores[:2]][0] == d.top_scores[1]["evidence"]
+    assert d.top_scores[0]["evidence"] == d.top_scores[1]["evidence"]
     assert d.spoken and set(d.notes) == {"music/advice/Working with clients.md", "music/business/Working with clients.md"}
     assert d.reasons[1].startswith("ties with music/")
     assert d.reasons[1].endswith(", a copy of it: one subject, so it is judged against the other notes, and they are named together")
-    assert any(r.endswith("it is a copy of the top note (the same file name and title): one subject, named together") for r in d.reasons)
-    # two notes.md of different subjects: the file name alone does not make them one
+    assert any(r.endswith("it is a copy of the top note (the same text): one subject, named together") for r in d.reasons)
+    # two meeting notes of different clients: the same file name and title, another text
     notes = dict(FILLER)
-    notes["bike/notes.md"] = "# Bike\n\nChain lube every 300 km; the rounds of changes to the gearing are done.\n"
-    notes["canoe/notes.md"] = "# Canoe\n\nPaddle lube every 300 km; the rounds of changes to the seat are done.\n"
+    notes["clients/acme/meeting-notes.md"] = "# Meeting notes\n\nThe invoice is due on the 3rd; budget agreed at 4,000.\n"
+    notes["clients/globex/meeting-notes.md"] = "# Meeting notes\n\nThe invoice is due on the 9th; budget agreed at 7,500.\n"
     with indexed_connection(tmp_path / "b", notes) as conn:
-        d = decide(conn, "lube every 300 km, rounds of changes")
-    assert [c["evidence"] for c in d.top_scores[:2]][0] == d.top_scores[1]["evidence"]
+        d = decide(conn, "from the meeting notes: when is the invoice due and what budget did we agree")
+    assert d.top_scores[0]["evidence"] == d.top_scores[1]["evidence"]
     assert (d.spoken, d.route) == (False, "tie")

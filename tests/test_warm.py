@@ -484,3 +484,31 @@ def test_another_folder_indexed_into_the_database_is_not_answered_from_the_watch
         assert rows[-1]["spoken"] == 1
     finally:
         assert stop(server) == 0
+
+
+def test_a_warm_answer_that_cannot_be_delivered_is_logged_as_silent(indexed: tuple[Path, Path]) -> None:
+    """The warm process logs the decision before the client prints it: a client whose stdout is
+    closed marks that decision silent, with why, as ``notesdb hook`` does, so the next message of
+    the conversation is not held back for a line the assistant never saw."""
+    vault, db = indexed
+    server = start_server(vault, db)
+    try:
+        runs = [
+            [sys.executable, "-m", "notesdb", "hook", "--warm", "--notes", str(vault), "--db", str(db)],
+            [sys.executable, "-I", "-S", "-c", CLIENT, str(REPO), "hook", "--warm", "--notes", str(vault), "--db", str(db)],
+        ]
+        for i, cmd in enumerate(runs):
+            read_end, write_end = os.pipe()
+            os.close(read_end)  # nobody reads: the write fails with EPIPE
+            try:
+                proc = subprocess.run(cmd, input=event(HIT, f"s-closed-{i}"), stdout=write_end, stderr=subprocess.PIPE, timeout=60)
+            finally:
+                os.close(write_end)
+            assert (proc.returncode, proc.stderr) == (0, b""), cmd
+            last = decision_rows(db)[-1]
+            assert (last["session_id"], last["spoken"], last["route"]) == (f"s-closed-{i}", 0, "strong"), cmd
+            assert last["error"].startswith("answer not delivered (BrokenPipeError"), last["error"]
+            # the next message of that conversation names the note: it was never delivered
+            assert f"({vault / COVERED_NOTE})" in hook(vault, db, HIT, "--warm", session=f"s-closed-{i}")[0]
+    finally:
+        stop(server)
