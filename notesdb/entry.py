@@ -24,8 +24,12 @@ __all__ = ["main", "is_hook_call", "read_event"]
 #: and one that left stdin open would otherwise hold the person's prompt until the client's own
 #: timeout (10 s in Claude Code) with nothing logged.
 STDIN_WAIT_S = 2.0
-#: Once what arrived ends a JSON object, how long to wait for more before taking it as the event.
+#: Once what arrived is a whole JSON object, how long to wait for more before taking it as the event.
 STDIN_IDLE_S = 0.2
+#: The most of stdin a hook reads (bytes): a prompt is judged on its first and last 6,000
+#: characters and logged up to 100,000; an event larger than this is not read to its end (it is
+#: then not valid JSON: logged as bad input). Reading 2.8 GB of /dev/zero took 7 s and 2.8 GB.
+MAX_STDIN_BYTES = 64 * 1024 * 1024
 
 #: Options of ``notesdb hook`` that take a value, and the one flag.
 HOOK_VALUE_OPTIONS = ("--notes", "--db", "--config")
@@ -56,8 +60,9 @@ def is_hook_call(argv: list[str]) -> bool:
 
 def read_event() -> bytes:
     """The hook's stdin: everything up to its end, or what arrived within ``STDIN_WAIT_S``
-    (seconds) when it is not closed, taken early once it ends a JSON object and nothing more
-    comes for ``STDIN_IDLE_S``. Never raises: b"" when stdin is missing or unreadable."""
+    (seconds) when it is not closed, taken early once it is one whole JSON object
+    (:func:`whole_object`) and nothing more comes for ``STDIN_IDLE_S``; at most
+    ``MAX_STDIN_BYTES``. Never raises: b"" when stdin is missing or unreadable."""
     import time
 
     try:
@@ -70,26 +75,59 @@ def read_event() -> bytes:
         import select
 
         chunks: list[bytes] = []
+        size = 0
         end = time.monotonic() + STDIN_WAIT_S
-        while True:
+        unfinished = -1  # the size at which what arrived was found not to be a whole object
+        while size < MAX_STDIN_BYTES:
             left = end - time.monotonic()
             if left <= 0:
                 break
-            if chunks and chunks[-1].rstrip().endswith(b"}"):
-                left = min(left, STDIN_IDLE_S)
-            ready, _, _ = select.select([fd], [], [], left)
+            wait = left
+            idle = bool(chunks) and size != unfinished and chunks[-1].rstrip().endswith(b"}")
+            if idle:
+                wait = min(left, STDIN_IDLE_S)
+            ready, _, _ = select.select([fd], [], [], wait)
             if not ready:
+                if idle and wait < left and not whole_object(b"".join(chunks)):
+                    unfinished = size  # a "}" inside the prompt: wait for the rest
+                    continue
                 break
-            data = os.read(fd, 1 << 16)
+            data = os.read(fd, min(1 << 16, MAX_STDIN_BYTES - size))
             if not data:
                 break
             chunks.append(data)
+            size += len(data)
         return b"".join(chunks)
     except (OSError, ValueError):  # not a file select takes: read it as it is
         try:
-            return sys.stdin.buffer.read()
+            return sys.stdin.buffer.read(MAX_STDIN_BYTES)
         except Exception:
             return b""
+
+
+def whole_object(data: bytes) -> bool:
+    """True when ``data`` holds a JSON object whose braces close (those inside strings, and
+    escaped quotes, aside): the event has arrived whole. The standard library's ``json`` is not
+    imported for this (the warm client does without it)."""
+    depth = 0
+    in_string = escaped = False
+    for b in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif b == 0x5C:  # backslash
+                escaped = True
+            elif b == 0x22:
+                in_string = False
+        elif b == 0x22:
+            in_string = True
+        elif b == 0x7B:
+            depth += 1
+        elif b == 0x7D:
+            depth -= 1
+            if depth == 0:
+                return True
+    return False
 
 
 def _stdin_is_terminal() -> bool:

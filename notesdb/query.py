@@ -245,6 +245,11 @@ OTHER_ENDING_CHARS: Final = 3
 #: endings of unrelated words ("ring" in "earring").
 COMPOUND_MIN_PART: Final = 5
 COMPOUND_MIN_REST: Final = 3
+#: Longest token read as a compound: the longest German compounds in use run to about 40
+#: letters ("Donaudampfschifffahrtsgesellschaft", 34). A longer run of letters is a paste with
+#: no spaces (Chinese, Japanese, base64), whose every ending would be looked up: 12,000
+#: characters of Chinese took 1 s and 350 MB.
+COMPOUND_MAX_CHARS: Final = 64
 #: Compounds read per message word, by document frequency.
 MAX_COMPOUNDS: Final = 4
 
@@ -345,7 +350,7 @@ def compounds(conn: sqlite3.Connection, token: str, settings: Settings) -> list[
 def _parts(token: str) -> list[str]:
     """The endings of a compound token that could be words of their own ("fussbodenheizung"
     -> "bodenheizung", "heizung", ...), longest first."""
-    if len(token) < COMPOUND_MIN_PART + COMPOUND_MIN_REST or not token.isalpha():
+    if not COMPOUND_MIN_PART + COMPOUND_MIN_REST <= len(token) <= COMPOUND_MAX_CHARS or not token.isalpha():
         return []
     return [token[i:] for i in range(COMPOUND_MIN_REST, len(token) - COMPOUND_MIN_PART + 1)]
 

@@ -86,3 +86,49 @@ def test_no_command_and_no_terminal_never_exits_2(args: list[str]) -> None:
 def test_help_still_goes_to_stdout() -> None:
     r = run("--help")
     assert r.returncode == 0 and r.stdout.startswith("Usage: notesdb") and r.stderr == ""
+
+
+READ = "import sys, notesdb.entry as e; e.MAX_STDIN_BYTES = int(sys.argv[1]); sys.stdout.write(str(len(e.read_event())))"
+
+
+def test_the_event_is_read_up_to_its_end_or_the_cap() -> None:
+    """stdin is read whole, up to ``MAX_STDIN_BYTES`` (a client writing gigabytes cannot make the
+    hook read them all); what is beyond is not read."""
+    import sys
+
+    for data, cap, expected in ((b"x" * 5000, 100_000, 5000), (b"x" * 5000, 1000, 1000), (b"", 1000, 0)):
+        proc = subprocess.run([sys.executable, "-c", READ, str(cap)], input=data, capture_output=True, timeout=30)
+        assert (proc.returncode, proc.stdout.decode()) == (0, str(expected))
+
+
+def test_a_brace_inside_the_prompt_does_not_end_the_event_early(indexed: tuple[Path, Path]) -> None:
+    """A client that writes the event in two parts, the first ending in a "}" of the prompt
+    ("function f() {return 1}"), gets the whole event read, not a cut one logged as bad input."""
+    import time
+
+    vault, db = indexed
+    first = json.dumps({"prompt": COVERED_MESSAGE + " my code: function f() {return 1}", "session_id": "split"})
+    cut = first.index("}") + 1
+    proc = subprocess.Popen([str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(first[:cut].encode())
+    proc.stdin.flush()
+    time.sleep(0.5)  # longer than STDIN_IDLE_S
+    proc.stdin.write(first[cut:].encode())
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    assert COVERED_NOTE in proc.stdout.read().decode()
+    last = decision_rows(db)[-1]
+    assert last["session_id"] == "split" and last["spoken"] == 1
+
+
+@pytest.mark.parametrize(
+    "data, whole",
+    [(b'{"a": 1}', True), (b'{"a": "}"', False), (b'{"a": "\\"}"}', True), (b'{"a": {"b": 2}', False), (b"", False),
+     (b'  {"p": "x{y"}  ', True)],
+)
+def test_whole_object(data: bytes, whole: bool) -> None:
+    from notesdb.entry import whole_object
+
+    assert whole_object(data) is whole

@@ -443,3 +443,15 @@ def test_long_message_keeps_head_and_tail(small: sqlite3.Connection) -> None:
     q = build_query(small, "sheild " + filler + " mercedes", note_count(small))
     assert q.truncated
     assert [(t.token) for t in q.terms if t.known] == ["sheild", "mercedes"]
+
+
+def test_a_run_of_letters_longer_than_any_compound_is_not_split(small: sqlite3.Connection) -> None:
+    """A compound's endings are words it may hold ("fussbodenheizung" -> "heizung"); a paste with
+    no spaces (Chinese, base64) is one token of thousands of letters, whose endings are not
+    looked up (12,000 characters of Chinese took 1 s and 350 MB that way)."""
+    parts = query._parts("fussbodenheizung")
+    assert parts[0] == "sbodenheizung" and parts[-1] == "izung" and "heizung" in parts
+    assert len(query._parts("x" * query.COMPOUND_MAX_CHARS)) == query.COMPOUND_MAX_CHARS - 7
+    assert query._parts("x" * (query.COMPOUND_MAX_CHARS + 1)) == []
+    q = build_query(small, "我们在服务器上部署了新的版本" * 800, note_count(small))
+    assert [t.alternatives for t in q.terms] == [[]]
