@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["main", "is_hook_call", "read_event"]
+__all__ = ["main", "is_hook_call", "read_event", "write_stdout"]
 
 #: The longest a hook waits for its event on stdin: clients write it and close stdin at once,
 #: and one that left stdin open would otherwise hold the person's prompt until the client's own
@@ -128,6 +128,21 @@ def whole_object(data: bytes) -> bool:
             if depth == 0:
                 return True
     return False
+
+
+def write_stdout(out: str) -> str:
+    """Write one answer line to stdout (UTF-8 whatever the locale says); ``""`` when it was
+    written, else the reason, e.g. ``"BrokenPipeError: [Errno 32] Broken pipe"``."""
+    try:
+        sys.stdout.buffer.write((out + "\n").encode("utf-8"))
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError) as e:  # closed, full, or no stdout at all
+        try:  # what is left in the buffer goes nowhere, not to an error at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        except OSError:
+            pass
+        return f"{type(e).__name__}: {e}"[:200]
+    return ""
 
 
 def _stdin_is_terminal() -> bool:

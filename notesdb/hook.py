@@ -432,28 +432,13 @@ def run(
     return answer(event_name, decision.line)
 
 
-def _write_stdout(out: str) -> str:
-    """Write one answer line to stdout (UTF-8 whatever the locale says); ``""`` when it was
-    written, else the reason, e.g. ``"BrokenPipeError: [Errno 32] Broken pipe"``."""
-    try:
-        sys.stdout.buffer.write((out + "\n").encode("utf-8"))
-        sys.stdout.flush()
-    except (OSError, ValueError, AttributeError) as e:  # closed, full, or no stdout at all
-        try:  # what is left in the buffer goes nowhere, not to an error at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-        except OSError:
-            pass
-        return f"{type(e).__name__}: {e}"[:200]
-    return ""
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``notesdb hook``: read stdin, print the answer, return 0. Always 0."""
-    from notesdb.entry import read_event
+    from notesdb.entry import read_event, write_stdout
 
     raw = read_event()
     try:
-        run(raw, list(sys.argv[2:] if argv is None else argv), deliver=_write_stdout)
+        run(raw, list(sys.argv[2:] if argv is None else argv), deliver=write_stdout)
     except BaseException:
         pass
     return 0

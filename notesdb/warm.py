@@ -221,12 +221,14 @@ def hook_main(argv: list[str]) -> int:
     except Exception:  # judging here logs the problem
         out = None
     try:
-        from notesdb.hook import _write_stdout, run
+        from notesdb.entry import write_stdout
 
         if out is None:
-            run(raw, argv, deliver=_write_stdout)
+            from notesdb.hook import run
+
+            run(raw, argv, deliver=write_stdout)
         elif out:
-            undelivered = _write_stdout(out)
+            undelivered = write_stdout(out)
             if undelivered and resolved is not None:
                 mark_undelivered(resolved[1], raw, out, undelivered)
     except BaseException:
