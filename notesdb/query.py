@@ -572,6 +572,10 @@ def _bound_words(tokens: list[str], inside: dict[str, int]) -> frozenset[str]:
 _CODE_SPAN: Final = re.compile(r"`[^`\n]+`|(?<!\w)(?:\w*_\w*|\w+(?=\()|\w+(?:\.\w+)+)")
 
 
+#: One word between single underscores: Markdown's emphasis (``_transp_``), not code.
+_ITALICS: Final = re.compile(r"_[^\W_]+_")
+
+
 def code_words(text: str, tokens: list[str]) -> frozenset[str]:
     """The words of ``tokens`` the message writes only as code (:data:`_CODE_SPAN`): names spelt
     as the code spells them, never read as a short form of a longer word nor as a typo
@@ -582,6 +586,8 @@ def code_words(text: str, tokens: list[str]) -> frozenset[str]:
     """
     inside: dict[str, int] = {}
     for m in _CODE_SPAN.finditer(text):
+        if _ITALICS.fullmatch(m.group(0)):
+            continue  # Markdown's _emphasis_, not a name
         for w in text_words(m.group(0)):
             inside[w] = inside.get(w, 0) + 1
     return _bound_words(tokens, inside) if inside else frozenset()

@@ -306,6 +306,9 @@ def test_a_word_written_as_code_is_neither_expanded_nor_corrected(small: sqlite3
     assert alternatives(small, "rename `sheild` to keep it") == []
     assert alternatives(small, "sheild again") == [("sheild", "shield", "corrected", CORRECTED_WEIGHT)]
     assert alternatives(small, "the merc again") == [("merc", "mercedes", "prefix", PREFIX_WEIGHT)]
+    # one word between single underscores is Markdown's emphasis, not a name
+    assert alternatives(small, "the _merc_ again") == [("merc", "mercedes", "prefix", PREFIX_WEIGHT)]
+    assert alternatives(small, "the __merc__ again") == []
     # the same word also written as a word elsewhere in the message is read as one
     assert ("merc", "mercedes", "prefix", PREFIX_WEIGHT) in alternatives(small, "merc() broke the merc")
     assert query.code_words("fix `a.b` and __repr__, then align() and wall_padding", text.words(
