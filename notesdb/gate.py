@@ -321,12 +321,16 @@ def copies(a: Candidate, b: Candidate) -> bool:
     return bool(a.digest) and a.digest == b.digest
 
 
+def _kinship(group: list[Candidate]) -> str:
+    """How the other notes of a :func:`linked_tie` group are one subject with the first, in
+    words: "a copy of it", "linked with it", or both."""
+    kinds = {"a copy of it" if copies(group[0], c) else "linked with it" for c in group[1:]}
+    return kinds.pop() if len(kinds) == 1 else "linked with it or a copy of it"
+
+
 def _linked_reason(group: list[Candidate], outcome: str) -> str:
     """The reason given for a tie of linked notes or copies (:func:`linked_tie`), then ``outcome``."""
-    top = group[0]
-    kinds = ["a copy of it" if copies(top, c) else "linked with it" for c in group[1:]]
-    how = kinds[0] if len(set(kinds)) == 1 else "linked with it or a copy of it"
-    return "ties with " + ", ".join(c.path for c in group[1:]) + f", {how}: one subject, " + outcome
+    return "ties with " + ", ".join(c.path for c in group[1:]) + f", {_kinship(group)}: one subject, " + outcome
 
 
 def _subject_words(text: str) -> list[str]:
@@ -720,8 +724,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     if left:
         d.reasons.append("not also named: " + "; ".join(left))
     if group:  # the routes judged the top note against the notes outside the linked ones
-        kin = "copies of it" if all(copies(top, c) for c in group[1:]) else "notes linked with it"
-        one = "a copy of it" if kin == "copies of it" else "linked with it"
+        one = "a copy of it" if _kinship(group) == "a copy of it" else "linked with it"
+        kin = "copies of it" if one == "a copy of it" else "notes linked with it"
         d.reasons = [
             r if i == 1 else r.replace("the only candidate", f"the only candidate besides the {kin}")
             .replace("over the second", f"over the first note not {one}")

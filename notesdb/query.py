@@ -495,18 +495,16 @@ def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = Non
     """
     if len(token) < 3:
         return []
-    rows = conn.execute(
-        "SELECT word, doc_freq FROM vocab WHERE word > ? AND word < ? "
-        "ORDER BY doc_freq DESC, word LIMIT ?",
-        (*_range(token), MAX_EXPANSIONS),
-    ).fetchall()
-    if not rows and len(token) >= 4 and token.endswith("s") and not token.endswith("ss"):
-        # the plural of a short form ("sigs" for signatures, "deps" for dependencies)
+    # the token, then the singular of a plural short form ("sigs" for signatures)
+    prefixes = [token, token[:-1]] if len(token) >= 4 and token.endswith("s") and not token.endswith("ss") else [token]
+    rows: list[tuple[str, int]] = []
+    for prefix in prefixes:
         rows = conn.execute(
-            "SELECT word, doc_freq FROM vocab WHERE word > ? AND word < ? "
-            "ORDER BY doc_freq DESC, word LIMIT ?",
-            (*_range(token[:-1]), MAX_EXPANSIONS),
+            "SELECT word, doc_freq FROM vocab WHERE word > ? AND word < ? ORDER BY doc_freq DESC, word LIMIT ?",
+            (*_range(prefix), MAX_EXPANSIONS),
         ).fetchall()
+        if rows:
+            break
     weight = (settings or Settings()).prefix_weight
     return [Alternative(w, "prefix", weight, df) for w, df in rows]
 
@@ -663,13 +661,13 @@ def build_query(
             if part is not None and part not in have:  # the message's compound holds a note's word
                 alts.append(Alternative(part, "compound", s.compound_weight, known[part]))
             alts += [a for a in compounds(conn, tok, s) if a.word not in have]
-        if not alts and tok in coded:
-            pass  # written as code: the name as it is spelt, not a short form nor a typo
-        elif not alts and zipf < s.prefix_max_zipf and not tok.isdigit():
+        # a word written as code is the name as it is spelt: neither a short form nor a typo
+        guess = not alts and tok not in coded
+        if guess and zipf < s.prefix_max_zipf and not tok.isdigit():
             # a short form that starts vocabulary words ("merc") is read as such, not as a typo;
             # a number is only ever itself ("754" is not short for "7543186180422")
             alts = expand(conn, tok, s)
-        if not alts and tok not in coded and zipf < s.correct_max_zipf and english.get(tok, 0.0) < s.english_known_zipf:
+        if guess and not alts and zipf < s.correct_max_zipf and english.get(tok, 0.0) < s.english_known_zipf:
             # an everyday word the notes lack ("gonna") is not a typo of a word they have, and
             # neither is a word English knows ("yolk" is not "yolo", "pistols" not "pistons")
             alts = correct(conn, tok, 1 if tok in english else 2, s)[0]
