@@ -850,12 +850,9 @@ def _stdout_gone(e: OSError) -> None:
     try:
         sys.stdout.flush()
     except OSError:
-        try:
-            fd = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(fd, sys.stdout.fileno())
-            os.close(fd)
-        except (OSError, ValueError):
-            pass
+        from notesdb.entry import stdout_to_devnull
+
+        stdout_to_devnull()
 
 
 #: How long a command waits for another process writing the database (the hook waits less).

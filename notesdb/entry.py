@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["main", "is_hook_call", "read_event", "write_stdout"]
+__all__ = ["main", "is_hook_call", "read_event", "write_stdout", "stdout_to_devnull"]
 
 #: The longest a hook waits for its event on stdin: clients write it and close stdin at once,
 #: and one that left stdin open would otherwise hold the person's prompt until the client's own
@@ -137,12 +137,21 @@ def write_stdout(out: str) -> str:
         sys.stdout.buffer.write((out + "\n").encode("utf-8"))
         sys.stdout.flush()
     except (OSError, ValueError, AttributeError) as e:  # closed, full, or no stdout at all
-        try:  # what is left in the buffer goes nowhere, not to an error at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-        except OSError:
-            pass
+        stdout_to_devnull()
         return f"{type(e).__name__}: {e}"[:200]
     return ""
+
+
+def stdout_to_devnull() -> None:
+    """Point file descriptor 1 at /dev/null after standard output failed (a full disk, a closed
+    pipe): what is left in its buffer goes nowhere, so the interpreter's last flush at exit does
+    not fail again and print a traceback. Never raises."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+        os.close(fd)
+    except OSError:
+        pass
 
 
 def _stdin_is_terminal() -> bool:
