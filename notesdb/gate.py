@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "title_words", "title_share", "coined_name", "off_title", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "title_words", "title_share", "coined_name", "off_title", "many_words", "many_words_lead", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -438,12 +438,32 @@ def off_title(top: Candidate, settings: Settings) -> bool:
 
 
 def many_words(top: Candidate, ahead: float, settings: Settings) -> bool:
-    """True when the top note holds at least ``settings.off_title_words`` of the message's words
-    (each bringing ``word_evidence``) and leads the second ``strong_held_lead`` times: a pasted
+    """True when the top note shares many of the message's words and leads the second: a pasted
     log or a long account that shares that many words with one write-up is about it, though it
-    names none of it (a dmesg paste and the recovery note it belongs to). :func:`verdict` lets
-    such a note past :func:`off_title`; every route's thresholds still apply."""
-    return bool(settings.off_title_words) and _words(top, settings) >= settings.off_title_words and ahead >= settings.strong_held_lead
+    names none of it (a dmesg paste and the recovery note it belongs to; "add a check in
+    ``__post_init__`` that raises ValueError..." and the memory note on validation). The fewer
+    words, the larger the lead it needs: ``settings.off_title_words`` words (each bringing
+    ``word_evidence``) need ``strong_held_lead`` times the second's evidence, and ``w`` words
+    need that lead times ``off_title_words / w`` (:func:`many_words_lead`), so that words x lead
+    is at least ``off_title_words x strong_held_lead``; half of ``off_title_words`` or fewer
+    never do. :func:`verdict` lets such a note past :func:`off_title`; every route's thresholds
+    still apply."""
+    need = many_words_lead(_words(top, settings), settings)
+    return need is not None and ahead >= need
+
+
+def many_words_lead(words: int, settings: Settings) -> float | None:
+    """The lead over the second note (a ratio of evidence) that a top note holding ``words`` of
+    the message's words needs to be let past :func:`off_title` (:func:`many_words`):
+    ``strong_held_lead x off_title_words / words``, and never less than ``strong_held_lead``.
+
+    :returns: the ratio, or None when no lead is enough (``words`` at most half of
+        ``off_title_words``, or ``off_title_words`` 0: the waiver off)
+    """
+    n = settings.off_title_words
+    if not n or 2 * words <= n:
+        return None
+    return settings.strong_held_lead * max(1.0, n / words)
 
 
 def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
@@ -698,12 +718,24 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             f"title, file name or aliases ({'; '.join(', '.join(ws) for ws in title_words(top))}) and the note "
             f"holds {top.held:.2f} < {s.title_held} of the message"
         )
+        need = many_words_lead(_words(top, s), s)
+        d.reasons.append(
+            f"not let past for its words: it holds {_words(top, s)} of the message's words, "
+            + (f"more than half of {s.off_title_words}, but leads {ahead:.2f}x < {need:.2f}x" if need is not None
+               else f"at most half of {s.off_title_words}" if s.off_title_words else "and the waiver is off (off_title_words 0)")
+        )
         return d
     if route == Route.WEAK:
         needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s, cands[1:])]
         d.reasons.append("no route: " + "; ".join(needs))
         return d
     d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s, cands[1:]))
+    if off_title(top, s):  # so many_words let it past
+        d.reasons.append(
+            f"the message names none of the note's subject (it holds {title_share(top) or 0.0:.2f} < {s.title_share} of "
+            f"its names), but it holds {_words(top, s)} of the message's words and leads {ahead:.2f}x >= "
+            f"{many_words_lead(_words(top, s), s):.2f}x: let past for its words"
+        )
     for c in named[1:]:
         if c in group:
             d.reasons.append(
