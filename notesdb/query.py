@@ -512,6 +512,10 @@ def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = Non
 #: A note's file name quoted in a message ("router-vlan.md", "@network/router-vlan.md"): its
 #: extension is not a word of the message.
 _NOTE_EXTENSION: Final = re.compile(r"(?<=\w)\.(?:md|markdown)\b", re.IGNORECASE)
+#: The fullwidth forms of ASCII (U+FF01-FF5E) as ASCII: a Chinese, Japanese or Korean input
+#: method types "ｓｈｉｅｌｄ" or "ＲＴＸ４０９０" for shield and RTX4090 (Unicode block
+#: "Halfwidth and Fullwidth Forms": each is its ASCII character plus 0xFEE0).
+FULLWIDTH: Final = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
 
 
 #: A snake_case name: letters or digits joined by underscores ("simple_send_with_retries",
@@ -614,6 +618,8 @@ def build_query(
     """
     s = settings or Settings()
     text, truncated = _clip(message)
+    if not text.isascii():
+        text = text.translate(FULLWIDTH)
     text = _NOTE_EXTENSION.sub(" ", text)
     tokens = text_words(text)
     stop: dict[str, None] = {}

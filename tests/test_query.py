@@ -458,3 +458,12 @@ def test_a_run_of_letters_longer_than_any_compound_is_not_split(small: sqlite3.C
     assert query._parts("x" * (query.COMPOUND_MAX_CHARS + 1)) == []
     q = build_query(small, "我们在服务器上部署了新的版本" * 800, note_count(small))
     assert [t.alternatives for t in q.terms] == [[]]
+
+
+def test_fullwidth_letters_are_read_as_their_ascii_letters(small: sqlite3.Connection) -> None:
+    """An East Asian input method types "ｓｈｉｅｌｄ" (U+FF53...) for shield: the message's
+    fullwidth forms are read as ASCII, so it finds the note, and a fullwidth typo is corrected."""
+    q = build_query(small, "my ｓｈｉｅｌｄ again", note_count(small))
+    assert [(t.token, [a.word for a in t.alternatives]) for t in q.terms] == [("shield", ["shield"])]
+    assert alternatives(small, "ｓｈｅｉｌｄ again") == [("sheild", "shield", "corrected", CORRECTED_WEIGHT)]
+    assert query.FULLWIDTH[ord("Ａ")] == ord("A") and len(query.FULLWIDTH) == 94
