@@ -438,32 +438,27 @@ def off_title(top: Candidate, settings: Settings) -> bool:
 
 
 def many_words(top: Candidate, ahead: float, settings: Settings) -> bool:
-    """True when the top note shares many of the message's words and leads the second: a pasted
-    log or a long account that shares that many words with one write-up is about it, though it
-    names none of it (a dmesg paste and the recovery note it belongs to; "add a check in
-    ``__post_init__`` that raises ValueError..." and the memory note on validation). The fewer
-    words, the larger the lead it needs: ``settings.off_title_words`` words (each bringing
-    ``word_evidence``) need ``strong_held_lead`` times the second's evidence, and ``w`` words
-    need that lead times ``off_title_words / w`` (:func:`many_words_lead`), so that words x lead
-    is at least ``off_title_words x strong_held_lead``; half of ``off_title_words`` or fewer
-    never do. :func:`verdict` lets such a note past :func:`off_title`; every route's thresholds
-    still apply."""
+    """True when the top note holds at least ``settings.off_title_words`` of the message's words
+    (each bringing ``word_evidence``) and leads the second ``strong_held_lead`` times
+    (:func:`many_words_lead`): a pasted log or a long account that shares that many words with
+    one write-up is about it, though it names none of it (a dmesg paste and the recovery note it
+    belongs to). :func:`verdict` lets such a note past :func:`off_title`; every route's
+    thresholds still apply."""
     need = many_words_lead(_words(top, settings), settings)
     return need is not None and ahead >= need
 
 
 def many_words_lead(words: int, settings: Settings) -> float | None:
     """The lead over the second note (a ratio of evidence) that a top note holding ``words`` of
-    the message's words needs to be let past :func:`off_title` (:func:`many_words`):
-    ``strong_held_lead x off_title_words / words``, and never less than ``strong_held_lead``.
+    the message's words needs to be let past :func:`off_title` (:func:`many_words`).
 
-    :returns: the ratio, or None when no lead is enough (``words`` at most half of
-        ``off_title_words``, or ``off_title_words`` 0: the waiver off)
+    :returns: ``settings.strong_held_lead``, or None when no lead is enough (fewer than
+        ``off_title_words`` words, or ``off_title_words`` 0: the waiver off)
     """
     n = settings.off_title_words
-    if not n or 2 * words <= n:
+    if not n or words < n:
         return None
-    return settings.strong_held_lead * max(1.0, n / words)
+    return settings.strong_held_lead
 
 
 def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
@@ -721,8 +716,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         need = many_words_lead(_words(top, s), s)
         d.reasons.append(
             f"not let past for its words: it holds {_words(top, s)} of the message's words, "
-            + (f"more than half of {s.off_title_words}, but leads {ahead:.2f}x < {need:.2f}x" if need is not None
-               else f"at most half of {s.off_title_words}" if s.off_title_words else "and the waiver is off (off_title_words 0)")
+            + (f"but leads {ahead:.2f}x < {need:.2f}x" if need is not None
+               else f"fewer than {s.off_title_words}" if s.off_title_words else "and the waiver is off (off_title_words 0)")
         )
         return d
     if route == Route.WEAK:

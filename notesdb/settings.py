@@ -152,19 +152,14 @@ class Settings:
     title_share: float = 0.5
     title_held: float = 0.6
     #: ... unless the top note holds at least ``off_title_words`` of the message's words (each
-    #: bringing ``word_evidence``) and leads the second ``strong_held_lead`` times, or fewer
-    #: words (more than half as many) with a lead larger in proportion, words x lead >=
-    #: ``off_title_words x strong_held_lead`` (``gate.many_words``): a pasted log or a long
-    #: account sharing that many words with one write-up is about it though it names none of
-    #: it (a dmesg paste and the recovery note; a request to validate in ``__post_init__`` and
-    #: the memory note on validation). The tuning halves of the shipped sets hold no such
-    #: message: 6 to 12 change nothing on them. Measured on everything else (8,982 judgements,
-    #: 30 invented error pastes against 11 folders): 6 names 3 clipped articles of a study vault
-    #: for generic error pastes without the lead, and with the lead 6, 7 and 8 gain the same two
-    #: check-half hits (personal, household2) and no false alarm; 10 loses the household2 one.
-    #: 8 keeps a word of margin over the pastes. Fewer words with the proportional lead: +2 of
-    #: the tuning halves of three real folders labelled blind, +1 of their check halves, no
-    #: paste or generic message changed. 0: off.
+    #: bringing ``word_evidence``) and leads the second ``strong_held_lead`` times
+    #: (``gate.many_words``): a pasted log or a long account sharing that many words with one
+    #: write-up is about it though it names none of it (a dmesg paste and the recovery note).
+    #: The tuning halves hold no such message: 6 to 12 change nothing on them. Measured on
+    #: everything else (8,982 judgements, 30 invented error pastes against 11 folders): 6 names
+    #: 3 clipped articles of a study vault for generic error pastes without the lead, and with
+    #: the lead 6, 7 and 8 gain the same two check-half hits (personal, household2) and no false
+    #: alarm; 10 loses the household2 one. 8 keeps a word of margin over the pastes. 0: off.
     off_title_words: int = 8
     #: every route: the top note must lead the second by at least this ratio (a tie is a
     #: coin toss between notes, and a coin toss is not confidence); a tie within
