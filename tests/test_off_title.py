@@ -129,7 +129,7 @@ def test_a_note_the_message_neither_names_nor_mostly_matches_is_not_named() -> N
     assert d.reasons[-2:] == [
         "off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or aliases "
         "(css, container, queries) and the note holds 0.55 < 0.6 of the message",
-        "not let past for its words: it holds 3 of the message's words, fewer than 8",
+        "not let past for its words: it holds 3 of the message's words, fewer than 12",
     ]
     # the same evidence with two of the three title words named: it speaks
     named = _cand("CSS container queries", [_hit("css", 2.0, "title"), _hit("container", 1.0, "title"),
@@ -215,8 +215,10 @@ def test_a_paste_sharing_many_words_with_one_note_is_about_it(tmp_path: Path) ->
     notes["hardware/shield-tv-recovery.md"] = RECOVERY
     notes["hardware/usb-hub.md"] = "# USB hub\n\nThe powered hub on the desk; a micro USB cable for the kindle.\n"
     # the note holds 0.67 of this message: the off-title check is asked to apply up to 0.75
-    s = replace(Settings(), title_held=0.75)
+    # it shares 10 words with the note: the waiver is asked to apply from 10 (12 by default)
+    s = replace(Settings(), title_held=0.75, off_title_words=10)
     with indexed_connection(tmp_path, notes) as c:
+        assert decide(c, PASTE, replace(s, off_title_words=Settings().off_title_words)).route == "off-title"
         d = decide(c, PASTE, s)
         assert (d.spoken, d.route, d.notes) == (True, "strong", ["hardware/shield-tv-recovery.md"])
         assert d.reasons[-2] == (
