@@ -467,3 +467,10 @@ def test_fullwidth_letters_are_read_as_their_ascii_letters(small: sqlite3.Connec
     assert [(t.token, [a.word for a in t.alternatives]) for t in q.terms] == [("shield", ["shield"])]
     assert alternatives(small, "ｓｈｅｉｌｄ again") == [("sheild", "shield", "corrected", CORRECTED_WEIGHT)]
     assert query.FULLWIDTH[ord("Ａ")] == ord("A") and len(query.FULLWIDTH) == 94
+
+
+def test_a_left_out_second_letter_is_corrected(small: sqlite3.Connection) -> None:
+    """"sield" has lost shield's second letter: no candidate shares its first two letters
+    ("si"), their swap or its first and third ("se"); shield starts with "s" + a letter + "i"."""
+    assert alternatives(small, "sield again") == [("sield", "shield", "corrected", CORRECTED_WEIGHT)]
+    assert {"shi", "sai", "si", "is", "se"} <= query.candidate_prefixes("sield")
