@@ -727,8 +727,10 @@ def log_cmd(
         return
     if not rows:
         typer.echo("no decisions logged yet" if before is None else f"no decisions logged before {before}")
+    from notesdb.render import shown_prompt
+
     for r in rows:
-        prompt = (r["prompt"] or "(prompt not logged)").replace("\n", " ")
+        prompt = shown_prompt(r["prompt"]).replace("\n", " ")
         if len(prompt) > 70:
             prompt = prompt[:67] + "..."
         said = ", ".join(r["notes"]) if r["spoken"] else "silent"
@@ -1156,7 +1158,8 @@ def doctor_cmd(
     repair: Annotated[bool, typer.Option("--repair", help="Mend what can be mended (rebuild FTS, recount vocab, sync, move aside an unreadable database, fix permissions).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Check the database against the notes folder; exit 0 when healthy, 1 when problems remain."""
+    """Check the database against the notes folder; exit 0 when healthy, 1 when problems remain
+    or nothing could be checked (no notes folder given and no hook installed)."""
     from notesdb.doctor import diagnose, diagnose_hooks
 
     try:
@@ -1175,15 +1178,26 @@ def doctor_cmd(
     except NotesdbError as e:
         fail(str(e))
         return
+    checked = report.checked  # no hook installed and no folder named: "healthy" would mislead
     if json_out:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         for c in report.checks:
             typer.echo(f"{c.status:<8} {c.name}: {c.detail}")
         left = sum(c.status == "problem" for c in report.checks)
-        typer.echo("healthy" if report.healthy else f"{left} problem{'s' if left != 1 else ''} left")
-    if not report.healthy:
+        if report.healthy and not checked:
+            typer.echo(NOTHING_CHECKED)
+        else:
+            typer.echo("healthy" if report.healthy else f"{left} problem{'s' if left != 1 else ''} left")
+    if not report.healthy or not checked:
         raise typer.Exit(1)
+
+
+#: ``notesdb doctor``'s last line when it found nothing to check.
+NOTHING_CHECKED = (
+    "nothing checked: no notesdb hook is installed and no notes folder was given "
+    "(--notes DIR or NOTESDB_NOTES)"
+)
 
 
 @app.command("mcp")

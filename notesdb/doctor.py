@@ -75,6 +75,12 @@ class Report:
         """True when no check is left failing."""
         return all(c.status != PROBLEM for c in self.checks)
 
+    @property
+    def checked(self) -> bool:
+        """True when some check passed: False when nothing could be checked (no notes folder
+        named and no hook installed), which is not healthy either."""
+        return any(c.status in (OK, FIXED) for c in self.checks)
+
     def add(self, name: str, status: str, detail: str) -> None:
         self.checks.append(Check(name, status, detail))
 
@@ -83,6 +89,7 @@ class Report:
             "db": self.db,
             "notes": self.notes,
             "healthy": self.healthy,
+            "checked": self.checked,
             "checks": [asdict(c) for c in self.checks],
         }
 

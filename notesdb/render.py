@@ -61,9 +61,17 @@ def said(spoken: bool, notes: list[str], route: str) -> str:
     return f"{', '.join(notes) if spoken else 'silent'} [{route or '-'}]"
 
 
+def shown_prompt(prompt: str | None) -> str:
+    """A logged prompt as shown: ``(prompt not logged)`` when none was stored (``[log] prompts =
+    false``, ``--no-log``, or an event without one), ``(empty prompt)`` for an empty message."""
+    if prompt is None:
+        return "(prompt not logged)"
+    return prompt if prompt.strip() else "(empty prompt)"
+
+
 def snippet(prompt: str | None, limit: int = 70) -> str:
-    """A logged prompt on one line, quoted, at most ``limit`` characters."""
-    text = " ".join((prompt or "(prompt not logged)").split())
+    """A logged prompt on one line, quoted, at most ``limit`` characters (:func:`shown_prompt`)."""
+    text = " ".join(shown_prompt(prompt).split())
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 

@@ -797,3 +797,15 @@ def test_index_keeps_the_meter_reading_while_nothing_changed(vault: Path, db_pat
     assert examples(invoke("index", *args, "--config", str(config), "--json")) == ["sentinel"]
     (vault / "new-note.md").write_text("# Sourdough starter\n\nFeed it twice a day.\n", encoding="utf-8")
     assert examples(invoke("index", *args, "--config", str(config), "--json")) != ["sentinel"]  # a note
+
+
+def test_log_shows_an_empty_prompt_as_empty_not_as_unlogged(indexed: tuple[Path, Path]) -> None:
+    """An empty message was logged (as ""); only a prompt that was not stored reads as not logged."""
+    for prompt, extra in (("", []), (COVERED_MESSAGE, ["--no-log"])):
+        event = {"session_id": "s", "cwd": "/home/niko", "hook_event_name": "UserPromptSubmit",
+                 "transcript_path": "/tmp/t.jsonl", "prompt": prompt}  # fmt: skip
+        p = subprocess.run([str(NOTESDB_EXE), "hook", *extra, *where(indexed)], input=json.dumps(event).encode(),
+                           capture_output=True, timeout=60)  # fmt: skip
+        assert p.returncode == 0
+    text = invoke("log", *where(indexed)).stdout.splitlines()
+    assert "'(prompt not logged)' -> " in text[0] and "'(empty prompt)' -> silent" in text[1], text
