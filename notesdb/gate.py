@@ -49,7 +49,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from notesdb.links import linked, links_to
 from notesdb.query import STOPWORDS
@@ -578,8 +578,6 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
             return Route.TIE, []
         extra = [c for c in named[1:] if c not in group]
         return route, (group + extra)[:MAX_NOTES]
-    if off_title(top, settings) and not many_words(top, ahead, settings):
-        return Route.OFF_TITLE, []
     s = settings
     words = _words(top, s)
     if (
@@ -622,6 +620,10 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
         route = Route.FULL_NAME
     else:
         return Route.WEAK, []
+    # a route's thresholds are met, but the message is off the note's subject: that is the reason
+    # to give for the silence (a top note that meets no route is "weak", whatever its subject)
+    if off_title(top, s) and not many_words(top, ahead, s):
+        return Route.OFF_TITLE, []
     named = [top]
     for c in cands[1:]:
         if len(named) >= MAX_NOTES:
@@ -631,6 +633,26 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
         if margin(c, named) >= s.extra_evidence:
             named.append(c)
     return route, named
+
+
+def _off_title_why(top: Candidate, ahead: float, s: Settings) -> list[str]:
+    """Why :func:`off_title` silences the top note and :func:`many_words` does not let it past."""
+    share = title_share(top) or 0.0
+    need = many_words_lead(_words(top, s), s)
+    return [
+        f"off the note's subject: the message holds {share:.2f} < {s.title_share} of the words of its "
+        f"title, file name or aliases ({'; '.join(', '.join(ws) for ws in title_words(top))}) and the note "
+        f"holds {top.held:.2f} < {s.title_held} of the message",
+        f"not let past for its words: it holds {_words(top, s)} of the message's words, "
+        + (f"but leads {ahead:.2f}x < {need:.2f}x" if need is not None
+           else f"fewer than {s.off_title_words}" if s.off_title_words else "and the waiver is off (off_title_words 0)"),
+    ]
+
+
+def _route_met(ranking: Ranking, s: Settings) -> str:
+    """The route whose thresholds the top note meets, judged as :func:`verdict` judges it but
+    without the off-title check (for the reasons of an ``off-title`` silence)."""
+    return verdict(ranking, replace(s, title_held=0.0))[0]
 
 
 def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> Decision:
@@ -681,7 +703,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     ahead = lead(top, second)
     gap = margin(top, [second] if second else [])
     d.reasons.append(
-        f"top {top.path}: evidence {top.evidence:.2f} from {_words(top, s)} word(s), "
+        f"top {top.path}: evidence {top.evidence:.2f} from {_words(top, s)} word(s) bringing >= {s.word_evidence} each, "
         f"coverage {top.coverage:.2f}, "
         + (f"lead {ahead:.2f}x over the second, margin {gap:.2f} (evidence the second lacks)"
            if second is not None else "the only candidate")
@@ -707,22 +729,15 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             d.reasons.append(f"no clear winner: lead {ahead:.2f} < {s.min_lead}")
         return d
     if route == Route.OFF_TITLE:
-        share = title_share(top) or 0.0
-        d.reasons.append(
-            f"off the note's subject: the message holds {share:.2f} < {s.title_share} of the words of its "
-            f"title, file name or aliases ({'; '.join(', '.join(ws) for ws in title_words(top))}) and the note "
-            f"holds {top.held:.2f} < {s.title_held} of the message"
-        )
-        need = many_words_lead(_words(top, s), s)
-        d.reasons.append(
-            f"not let past for its words: it holds {_words(top, s)} of the message's words, "
-            + (f"but leads {ahead:.2f}x < {need:.2f}x" if need is not None
-               else f"fewer than {s.off_title_words}" if s.off_title_words else "and the waiver is off (off_title_words 0)")
-        )
+        met = _route_met(ranking, s)
+        d.reasons.append(f"thresholds met by {_spoke_why(met, top, second, ahead, gap, rare, s, cands[1:])}, but")
+        d.reasons.extend(_off_title_why(top, ahead, s))
         return d
     if route == Route.WEAK:
         needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s, cands[1:])]
         d.reasons.append("no route: " + "; ".join(needs))
+        if off_title(top, s) and not many_words(top, ahead, s):
+            d.reasons.extend(["and, were one met, it would be silent:"] + _off_title_why(top, ahead, s))
         return d
     d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s, cands[1:]))
     if off_title(top, s):  # so many_words let it past

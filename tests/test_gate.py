@@ -289,7 +289,7 @@ def test_a_lone_candidate_is_called_the_only_candidate() -> None:
     d = judge(ranking(10, cand("a.md", [hit("x", 4, "title"), hit("y", 3)], 10)), S)
     assert (d.spoken, d.route) == (True, "strong")
     assert d.reasons == [
-        "top a.md: evidence 7.00 from 2 word(s), coverage 0.70, the only candidate",
+        "top a.md: evidence 7.00 from 2 word(s) bringing >= 0.5 each, coverage 0.70, the only candidate",
         "about rare words: x (df 2, weight 4.00, in title)",
         "spoke by strong: evidence 7.00 >= 5.0, coverage 0.70 >= 0.15, the only candidate",
     ]

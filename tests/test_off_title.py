@@ -126,6 +126,7 @@ def test_a_note_the_message_neither_names_nor_mostly_matches_is_not_named() -> N
     assert judge(r, replace(Settings(), title_held=0.0)).route == "strong"
     d = judge(r, Settings())
     assert (d.spoken, d.route) == (False, "off-title")
+    assert d.reasons[-3].startswith("thresholds met by strong: evidence ")  # what it is silent despite
     assert d.reasons[-2:] == [
         "off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or aliases "
         "(css, container, queries) and the note holds 0.55 < 0.6 of the message",

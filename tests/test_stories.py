@@ -129,12 +129,15 @@ def test_explain_shows_the_route_when_it_speaks(indexed: tuple[Path, Path]) -> N
 
 def test_explain_shows_the_reason_for_silence(indexed: tuple[Path, Path]) -> None:
     """p081 (a quiet trap: batteries in a TV remote) shares "tv" with the Shield TV note: the
-    explanation says the message names one of its three title words and is mostly not its words."""
+    explanation says no route is met, and that the message names one of its three title words and
+    is mostly not its words."""
     out = check(indexed, case_message("p081"), "--explain")
     assert out.returncode == 0
-    assert out.stdout.startswith("(silent: off-title)")
+    # no route's thresholds are met (weak), and the explanation says it would be off-title too
+    assert out.stdout.startswith("(silent: weak)")
     assert (
-        "off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or "
+        "and, were one met, it would be silent:\n"
+        "  off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or "
         "aliases (shield, tv, recovery) and the note holds 0.20 < 0.6 of the message"
     ) in out.stdout
     # the tokmeter note is named by its file name (its title is "Token usage monitor"), a word
