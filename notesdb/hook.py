@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import sys
 import time
 from pathlib import Path
@@ -172,7 +173,12 @@ def _fallback_log(db_path: Path | None, record: dict[str, object], notes: Path |
             if notes is not None and inside_folder(folder, notes):
                 continue  # notesdb never writes in the notes folder, not even this line
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(folder / "hook-errors.jsonl", os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
+            # O_NONBLOCK: a FIFO of that name would block the open until someone reads it; only a
+            # regular file is written (a FIFO, a device or a socket is another program's)
+            fd = os.open(folder / "hook-errors.jsonl", os.O_CREAT | os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK, 0o600)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                continue
             with os.fdopen(fd, "a", encoding="utf-8") as f:
                 f.write(line)
             return
@@ -287,7 +293,7 @@ def run(
             event = loaded
             p = event.get("prompt")
             name = event.get("hook_event_name", "UserPromptSubmit")
-            if name not in EVENTS:
+            if not isinstance(name, str) or name not in EVENTS:
                 problem = f"unsupported hook event {_text(name, 100)!r}: notesdb answers {' and '.join(sorted(EVENTS))}"
             elif isinstance(p, str):
                 prompt = _text(p, len(p))

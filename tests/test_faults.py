@@ -1210,3 +1210,28 @@ def test_a_note_made_unreadable_after_indexing_is_not_named(nobodys_files: Any) 
     last = rows(db)[-1]
     assert last["route"] == "note-missing", last
     assert f"named notes no longer on disk or not readable: {COVERED_NOTE}" in last["error"], last["error"]
+
+
+def test_a_fifo_in_place_of_the_error_file_does_not_block_the_hook(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """hook-errors.jsonl that is a FIFO (no reader) would block an O_WRONLY open for ever: the
+    hook leaves it alone and records the problem in the user data folder."""
+    vault, db = indexed
+    damage(db, "newer schema")  # a problem the hook can only record in hook-errors.jsonl
+    fifo = db.parent / "hook-errors.jsonl"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    proc, line = hook(vault, db, event(COVERED_MESSAGE))
+    assert time.monotonic() - started < 10 and line is None
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    data = Path(os.environ["XDG_DATA_HOME"]) / "notesdb" / "hook-errors.jsonl"
+    entries = [json.loads(x) for x in data.read_text().split("\n") if x]
+    assert len(entries) == 1 and "newer" in entries[0]["error"]
+
+
+@pytest.mark.parametrize("name", [["UserPromptSubmit"], {"a": 1}, 7])
+def test_an_event_name_that_is_not_a_string_is_logged_as_bad_input(indexed: tuple[Path, Path], name: Any) -> None:
+    vault, db = indexed
+    proc, line = hook(vault, db, json.dumps({"prompt": COVERED_MESSAGE, "hook_event_name": name}).encode())
+    assert line is None
+    row = rows(db)[-1]
+    assert row["route"] == "bad-input" and row["error"].startswith("unsupported hook event "), row
