@@ -793,6 +793,13 @@ def run() -> None:
     except ImportError:  # a typer that uses click itself
         from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[assignment]
 
+    # a terminal whose encoding lacks a character of a note ("—" on a Latin-1 one) shows "?"
+    # for it instead of failing the command half-way
+    import io
+
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="replace")
     try:
         code = app(standalone_mode=False)
     except NotesdbError as e:

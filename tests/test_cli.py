@@ -809,3 +809,16 @@ def test_log_shows_an_empty_prompt_as_empty_not_as_unlogged(indexed: tuple[Path,
         assert p.returncode == 0
     text = invoke("log", *where(indexed)).stdout.splitlines()
     assert "'(prompt not logged)' -> " in text[0] and "'(empty prompt)' -> silent" in text[1], text
+
+
+def test_a_terminal_that_cannot_show_a_character_gets_a_question_mark(tmp_path: Path) -> None:
+    """A Latin-1 terminal and a note description holding an em dash: the line is printed with
+    "?" for it, exit 0, instead of an error half-way through the output."""
+    vault = tmp_path / "notes"
+    vault.mkdir()
+    (vault / "kettle.md").write_text("---\ndescription: Descaling \u2014 citric acid, every month\n---\n# Kettle descaling\n\nCitric acid.\n")
+    env = dict(os.environ, PYTHONIOENCODING="latin-1")
+    p = subprocess.run([str(NOTESDB_EXE), "check", "how do i descale the kettle", "--notes", str(vault),
+                        "--db", str(tmp_path / "n.db")], capture_output=True, env=env, timeout=60)  # fmt: skip
+    assert (p.returncode, p.stderr) == (0, b""), p.stderr
+    assert b"Descaling ? citric acid" in p.stdout and p.stdout.startswith(b"Notes that may cover this:")
