@@ -145,13 +145,18 @@ def handler_argv(handler: Any) -> list[str] | None:
         return None
     args = handler.get("args")
     if isinstance(args, list):
-        return [handler["command"], *(str(a) for a in args)]
-    try:
-        import shlex  # not on the hook's path
+        argv = [handler["command"], *(str(a) for a in args)]
+    else:
+        try:
+            import shlex  # not on the hook's path
 
-        return shlex.split(handler["command"])
-    except ValueError:
-        return None
+            # the client runs a command string through the shell, which expands ~ and $HOME
+            argv = [os.path.expandvars(os.path.expanduser(a)) for a in shlex.split(handler["command"])]
+        except ValueError:
+            return None
+    if any("\x00" in a for a in argv):
+        return None  # no program can be given a NUL: not a command that runs
+    return argv
 
 
 def is_notesdb_handler(handler: Any) -> bool:

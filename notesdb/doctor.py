@@ -596,10 +596,9 @@ def diagnose_hooks(cwd: Path | None = None, repair: bool = False) -> Report:
     targets: dict[tuple[Path, Path, str | None], None] = {}
     for f in find_installed(cwd):
         notes = f.option("--notes")
-        exe = Path(f.executable)
         try:
             folder = Path(notes).expanduser() if notes else None
-            if folder is None or not folder.is_dir() or not (exe.is_file() and os.access(exe, os.X_OK)):
+            if folder is None or not folder.is_dir() or f.program is None:
                 continue  # nothing that runs, or no folder to check: check_hooks said so
             targets.setdefault((folder, cfg.resolve_db(f.option("--db"), folder), f.option("--config")))
         except (NotesdbError, OSError, RuntimeError):
@@ -632,9 +631,8 @@ def check_hooks(report: Report, cwd: Path | None = None) -> None:
     for f in found:
         where = f"{f.client.title}, {f.scope} ({f.path})"
         again = f"'notesdb hook install --client {f.client.name} --scope {f.scope} --notes DIR'"
-        exe = Path(f.executable)
         notes = f.option("--notes")
-        if not (exe.is_file() and os.access(exe, os.X_OK)):
+        if f.program is None:
             report.add(
                 "hook", PROBLEM,
                 f"{where}: runs {f.executable}, which does not exist (a deleted virtualenv?): every prompt "

@@ -61,6 +61,18 @@ class Found:
         """The program the handler starts."""
         return self.argv[0]
 
+    @property
+    def program(self) -> Path | None:
+        """The file :attr:`executable` runs: the path itself, or for a bare name (``notesdb``)
+        the first match on ``PATH`` as the shell would find it (``shutil.which``, with this
+        process's ``PATH``); None when there is no such executable file."""
+        exe = self.executable
+        if os.sep not in exe:
+            found = shutil.which(exe)
+            return Path(found) if found else None
+        path = Path(exe)
+        return path if path.is_file() and os.access(path, os.X_OK) else None
+
     def option(self, name: str) -> str | None:
         """The value of ``--notes`` or ``--db`` on the handler's command line, if given."""
         return _option(self.argv, name)

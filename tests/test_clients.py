@@ -186,7 +186,7 @@ def test_a_decision_on_an_incomplete_index_says_so(indexed: tuple[Path, Path]) -
         os.close(fd)
     assert proc.stdout == b"" and out is None
     row = decision_rows(db)[-1]
-    assert row["spoken"] == 0 and row["route"] == "off-title"  # the notes it holds do not name the gazebo
+    assert row["spoken"] == 0 and row["route"] == "weak"  # the notes it holds bring too little for the gazebo
     assert row["error"] == (
         "sync skipped: IndexBusy: another process is updating the index; index incomplete: 63 of 65 notes indexed"
     )
@@ -278,3 +278,29 @@ def test_doctor_with_no_hook_installed_says_so(isolated_home: Path, tmp_path: Pa
         "'notesdb hook install --notes DIR' adds one",
         "nothing checked: no notesdb hook is installed and no notes folder was given (--notes DIR or NOTESDB_NOTES)",
     ]
+
+
+def test_doctor_reads_a_hand_written_entry_as_the_shell_runs_it(
+    indexed: tuple[Path, Path], isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """"notesdb hook --notes $HOME/notes": the shell finds notesdb on PATH and expands $HOME and
+    ~; doctor reads the entry the same way instead of calling it broken."""
+    vault, db = indexed
+    shutil.copytree(vault, isolated_home / "notes")
+    monkeypatch.setenv("PATH", f"{NOTESDB_EXE.parent}{os.pathsep}{os.environ['PATH']}")
+    settings_with(isolated_home / ".claude" / "settings.json", "UserPromptSubmit",
+                  "notesdb hook --notes $HOME/notes --db ~/n.db")  # fmt: skip
+    proc = doctor(cwd=tmp_path)
+    hook_lines = [ln for ln in proc.stdout.splitlines() if ln.split()[1:2] == ["hook:"]]
+    assert hook_lines and hook_lines[0].startswith("ok       hook: Claude Code, user"), proc.stdout
+    # the folder and database it checks are the expanded ones ($HOME/notes, ~/n.db)
+    assert f"problem  database: {isolated_home / 'n.db'} does not exist: run 'notesdb index'" in proc.stdout
+
+
+def test_an_entry_holding_a_nul_is_not_taken_for_a_command(isolated_home: Path, tmp_path: Path) -> None:
+    """A NUL cannot reach a program: such an entry is no notesdb hook, and commands that look
+    for the installed hook's folder give a one-line error instead of a traceback."""
+    settings_with(isolated_home / ".claude" / "settings.json", "UserPromptSubmit",
+                  f"{NOTESDB_EXE} hook --notes /tmp/notes\x00x")  # fmt: skip
+    proc = subprocess.run([str(NOTESDB_EXE), "log"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") <= 1, proc.stderr
