@@ -602,9 +602,10 @@ def hook_install(
     from notesdb.install import check_can_install, install
 
     try:
-        check_can_install(scope, client)  # a bad client, scope or settings file, or a hook in
-        # another file the client merges with this one, stops before any indexing
         folder = notes_folder(notes)
+        # a bad client, scope or settings file, a hook in another file the client merges with
+        # this one, or a settings file inside the notes folder stops before any indexing
+        check_can_install(scope, client, notes=folder)
         db_path = cfg.resolve_db(db, folder).resolve()
         # build the index first: the first message is then judged against every note, and a
         # database that cannot be written stops the install before a broken hook is added

@@ -323,16 +323,27 @@ def _advice(client: Client, scope: str, path: Path) -> list[str]:
     return out
 
 
-def check_can_install(scope: str = "user", client: str = "claude", cwd: Path | None = None) -> Path:
+def check_can_install(scope: str = "user", client: str = "claude", cwd: Path | None = None, notes: Path | None = None) -> Path:
     """What :func:`install` checks before it writes, without writing: run it before building
     an index for a hook that could not be added.
 
+    :param notes: the notes folder the hook is for: the settings file must not lie in it
     :returns: the settings file the entry would go to
-    :raises NotesdbError: bad client or scope, a settings file that is not a JSON object, or a
-        notesdb hook already registered in another settings file the client merges with this one
+    :raises NotesdbError: bad client or scope, a settings file that is not a JSON object, a
+        notesdb hook already registered in another settings file the client merges with this
+        one, or a settings file inside the notes folder (a project or local scope run from the
+        notes folder: notesdb never writes there)
     """
     c = _client(client)
     path = settings_path(scope, client, cwd)
+    if notes is not None:
+        from notesdb.config import inside_folder
+
+        if inside_folder(path, notes):
+            raise NotesdbError(
+                f"the {scope} settings file {path} is inside the notes folder {notes}, and notesdb never "
+                f"writes there: use '--scope user', or run it from the project's folder outside the notes"
+            )
     for other in clients.scopes(c):
         if other == scope:
             continue
@@ -371,7 +382,7 @@ def install(
         notesdb hook already registered in another settings file the client merges with this one
     """
     c = _client(client)
-    path = check_can_install(scope, client, cwd)
+    path = check_can_install(scope, client, cwd, notes)
     data, form = _load(path)
     exe = executable()
     groups = _groups(data, c, path, create=False)

@@ -725,3 +725,19 @@ def test_after_install_the_commands_find_the_hooks_folder_and_database(notes: Pa
         "warning  hook: the 2 notesdb hooks name different folders, databases or configs: commands run "
         "without --notes (log, search, index, label) cannot tell which to use; pass --notes DIR or set NOTESDB_NOTES"
     ) in r.stdout.splitlines(), r.stdout
+
+
+@pytest.mark.parametrize("client", ["claude", "codex", "gemini"])
+def test_a_project_scope_run_from_the_notes_folder_writes_nothing_there(
+    notes: Path, tmp_path: Path, isolated_home: Path, client: str
+) -> None:
+    """Claude Code started in an Obsidian vault has its project settings in the vault:
+    notesdb never writes into the notes folder, so it refuses with what to do instead."""
+    before = sorted(p.relative_to(notes) for p in notes.rglob("*"))
+    for scope in ("project", "local") if client == "claude" else ("project",):
+        r = notesdb("hook", "install", "--notes", ".", "--db", str(tmp_path / "n.db"), "--scope", scope,
+                    "--client", client, cwd=notes)  # fmt: skip
+        assert r.returncode == 1 and r.stderr.startswith(f"Error: the {scope} settings file "), r.stderr
+        assert "inside the notes folder" in r.stderr and "'--scope user'" in r.stderr and r.stderr.count("\n") == 1
+    assert sorted(p.relative_to(notes) for p in notes.rglob("*")) == before
+    assert not (tmp_path / "n.db").exists()  # refused before any indexing
