@@ -305,6 +305,13 @@ def index(
         conn = None
         try:
             conn = open_db(_in_use(db_path), busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+            from notesdb.db import missing_tables
+
+            # dropped by hand or by another program: rebuilt, its log copied back; english_rare
+            # only guards corrections, and every command works without it (doctor names it)
+            lost = [t for t in missing_tables(conn) if t != "english_rare"]
+            if lost:
+                raise DatabaseDamaged(f"tables are missing: {', '.join(lost)}")
             if rebuild:  # in place: the file, and the decisions log in it, stay
                 stats = _rebuild_in_place_with_progress(conn, folder, conf.skip)
             else:
@@ -315,6 +322,11 @@ def index(
             if conn is not None:
                 conn.close()
             conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
+        copied = found = 0
+        if moved:  # the log of the database moved aside is the user's: it comes back
+            from notesdb.db import copy_decisions
+
+            copied, found = copy_decisions(conn, moved)
         total = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
         from notesdb.meter import measure, still_valid, store
 
@@ -342,6 +354,7 @@ def index(
             "skipped": stats.skipped,
             "elapsed_ms": round(stats.elapsed_ms, 2),
             "moved_aside": str(moved) if moved else None,
+            "decisions_copied_back": copied,
             "rebuilt": rebuild or bool(moved),
         }
         if embedded is not None:
@@ -349,7 +362,9 @@ def index(
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     if moved:
-        typer.echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes.")
+        back = "" if not found else f", and copied back its {copied} logged decisions" if copied == found else (
+            f", and copied back {copied} of its {found} logged decisions (the rest stay there)")
+        typer.echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes{back}.")
     elif rebuild:
         typer.echo("Rebuilt the index from the notes in the same file (the decisions log is kept).")
     typer.echo(

@@ -234,6 +234,17 @@ def _check_meter(report: Report, conn: sqlite3.Connection) -> None:
         report.add("false alarms", OK, detail)
 
 
+def _copied_back(conn: sqlite3.Connection, moved: Path | None) -> str:
+    """Copy the logged decisions of the database moved aside to ``moved`` into ``conn`` (its
+    rebuilt replacement): the words that say so ("" when it held none)."""
+    copied, found = copy_decisions(conn, moved) if moved else (0, 0)
+    if not found:
+        return ""
+    if copied == found:
+        return f" and copied back its {copied} logged decisions"
+    return f" and copied back {copied} of its {found} logged decisions (the rest stay there)"
+
+
 def _check_database(
     report: Report, notes: Path, db_path: Path, skip: tuple[str, ...], repair: bool
 ) -> sqlite3.Connection | None:
@@ -263,7 +274,8 @@ def _check_database(
             return None
         conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
         where = moved.name if moved else "nowhere"
-        report.add("database", FIXED, f"{db_path} {why}: moved it to {where} and rebuilt {_indexed(stats)} notes")
+        report.add("database", FIXED, f"{db_path} {why}: moved it to {where}, rebuilt {_indexed(stats)} notes"
+                                      f"{_copied_back(conn, moved)}")  # fmt: skip
         return conn
     report.add("database", OK, f"{db_path} ({_size(db_path.stat().st_size)})")
     if version > SCHEMA_VERSION:
@@ -299,11 +311,9 @@ def _check_database(
                                           "kept, and rebuilds it from the notes)")  # fmt: skip
             return None
         conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
-        copied, found = copy_decisions(conn, moved) if moved else (0, 0)
         where = moved.name if moved else "nowhere"
-        back = f"its {copied} logged decisions" if copied == found else f"{copied} of its {found} logged decisions (the rest stay there)"
-        report.add("schema", FIXED, f"{what}: moved it to {where}, rebuilt {_indexed(stats)} notes and "
-                                    f"copied back {back}")  # fmt: skip
+        report.add("schema", FIXED, f"{what}: moved it to {where}, rebuilt {_indexed(stats)} notes"
+                                    f"{_copied_back(conn, moved)}")  # fmt: skip
         return conn
     if not english_rare_filled(conn):
         # what keeps rare English words from being corrected, or read as made-up names

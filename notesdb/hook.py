@@ -220,17 +220,43 @@ def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connect
     from notesdb.db import move_aside, open_db
 
     try:
-        fresh = not db_path.exists() or db_path.stat().st_size == 0
+        missing = not db_path.exists()
+        fresh = missing or db_path.stat().st_size == 0
     except OSError:
-        fresh = False
+        missing = fresh = False
     try:
-        return open_db(db_path), fresh
+        conn = open_db(db_path)
     except DatabaseDamaged as e:
         if not _unreadable(e):
             raise
         moved = move_aside(db_path)
-        errors.append(f"{e}: moved it aside to {moved.name} and rebuilt it from the notes")
-        return open_db(db_path), True
+        conn = open_db(db_path)
+        errors.append(f"{e}: moved it aside to {moved.name} and rebuilt it from the notes" + _copied_back(conn, moved))
+        return conn, True
+    if missing:
+        # a database moved aside by an earlier call (damage found past opening): its log comes back
+        from notesdb.log import moved_aside
+
+        copies = moved_aside(db_path)
+        if copies:
+            back = _copied_back(conn, copies[-1])
+            if back:
+                errors.append(f"created the database again{back} from {copies[-1].name}")
+    return conn, fresh
+
+
+def _copied_back(conn: "sqlite3.Connection", old: Path) -> str:
+    """Copy the logged decisions of ``old`` (a database moved aside) into ``conn``; the words
+    to add to the log's note ("" when it held none)."""
+    from notesdb.db import copy_decisions
+
+    try:
+        copied, found = copy_decisions(conn, old)
+    except Exception as e:  # noqa: BLE001 - the log is worth keeping, not worth failing the message
+        return f" (its logged decisions could not be copied back: {e})"
+    if not found:
+        return ""
+    return f", its {copied} logged decisions copied back" if copied == found else f", {copied} of its {found} logged decisions copied back"
 
 
 def _folder_advice(problem: str) -> str:

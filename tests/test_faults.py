@@ -512,7 +512,10 @@ def test_doctor_finds_a_dropped_table_and_repair_rebuilds_the_database(indexed: 
     aside = sorted(db.parent.glob(db.name + ".damaged-*"))
     assert len(aside) == 1
     assert f"fixed    schema: version {SCHEMA_VERSION}, but tables are missing: {table}: moved it to {aside[0].name}, rebuilt " in out
-    assert f" notes and copied back its {logged} logged decisions" in out
+    if logged:
+        assert f" notes and copied back its {logged} logged decisions" in out
+    else:  # no decisions table left to copy from: nothing said of it
+        assert "copied back" not in out and f"moved it to {aside[0].name}, rebuilt " in out
     assert [(r["id"], r["label"]) for r in rows(db)] == ([(1, "right")] if logged else [])
     # what the database recorded about its log came back too: the export, the meter
     conn = sqlite3.connect(db)
@@ -1235,3 +1238,58 @@ def test_an_event_name_that_is_not_a_string_is_logged_as_bad_input(indexed: tupl
     assert line is None
     row = rows(db)[-1]
     assert row["route"] == "bad-input" and row["error"].startswith("unsupported hook event "), row
+
+
+def _damage_table(db: Path, table: str) -> None:
+    """Overwrite the root page of ``table`` with junk: the file opens, reading that table fails
+    as "malformed", and the other tables (the decisions log) stay readable."""
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(b"JUNK" * (page_size // 4))
+
+
+def test_a_database_the_hook_moves_aside_keeps_its_log(indexed: tuple[Path, Path]) -> None:
+    """Damage found past opening: the hook moves the file aside; the next call builds a new one
+    and copies the logged decisions of the copy back (labels included)."""
+    vault, db = indexed
+    for i in range(3):
+        hook(vault, db, event(f"{COVERED_MESSAGE} {i}", session=f"s{i}"))
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE decisions SET label = 'right' WHERE id = 1")
+    conn.commit()
+    conn.close()
+    before = [(r["prompt"], r["label"]) for r in rows(db)]
+    assert len(before) == 3
+    _damage_table(db, "english")
+    hook(vault, db, event("how do i descale the kettle", session="s9"))  # finds the damage
+    aside = sorted(db.parent.glob(db.name + ".damaged-*"))
+    assert len(aside) == 1
+    proc, line = hook(vault, db, event(COVERED_MESSAGE, session="s10"))  # builds a new database
+    assert line is not None
+    after = rows(db)
+    assert [(r["prompt"], r["label"]) for r in after[:3]] == before
+    assert len(after) == 4 and after[3]["error"].startswith(
+        f"created the database again, its 3 logged decisions copied back from {aside[0].name}; "
+    ), after[3]["error"]
+
+
+def test_index_rebuilds_a_database_missing_a_table_and_keeps_its_log(indexed: tuple[Path, Path]) -> None:
+    """A table dropped by hand: 'notesdb index' (which the error message names) rebuilds the
+    database instead of reporting success over it, with the decisions copied back."""
+    vault, db = indexed
+    hook(vault, db, event(COVERED_MESSAGE))
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE notes_fts")
+    conn.close()
+    assert run("search", "worcester", "--notes", vault, "--db", db).returncode == 1  # no such table: notes_fts
+    proc = run("index", "--notes", vault, "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    assert b"and copied back its 1 logged decisions." in proc.stdout, proc.stdout
+    found = run("search", "worcester", "--notes", vault, "--db", db)
+    assert found.returncode == 0 and COVERED_NOTE.encode() in found.stdout
+    assert len(rows(db)) == 1
