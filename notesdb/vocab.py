@@ -176,6 +176,7 @@ def fill_english_rare(conn: sqlite3.Connection) -> int:
     again.
 
     :returns: the rows written (0 when the table was already filled or could not be written)
+    :raises sqlite3.OperationalError: the disk is full (``notesdb.db.disk_refused``)
     """
     from notesdb.db import transaction
 
@@ -188,7 +189,11 @@ def fill_english_rare(conn: sqlite3.Connection) -> int:
                 conn.executemany("INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows[i : i + FILL_CHUNK])
         with transaction(conn):
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FILLED_KEY, str(len(rows))))
-    except sqlite3.OperationalError:  # read-only, busy, or the table dropped (doctor's to say)
+    except sqlite3.OperationalError as e:  # read-only, busy, or the table dropped (doctor's to say)
+        from notesdb.db import disk_refused
+
+        if disk_refused(e):  # a full disk is the user's to know: the command says so
+            raise
         return 0
     return len(rows)
 

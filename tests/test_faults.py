@@ -1293,3 +1293,23 @@ def test_index_rebuilds_a_database_missing_a_table_and_keeps_its_log(indexed: tu
     found = run("search", "worcester", "--notes", vault, "--db", db)
     assert found.returncode == 0 and COVERED_NOTE.encode() in found.stdout
     assert len(rows(db)) == 1
+
+
+def test_a_full_disk_while_filling_the_rare_english_table_is_not_swallowed(indexed: tuple[Path, Path]) -> None:
+    """SQLite's "database or disk is full" while ``english_rare`` is filled reaches the command
+    (which says "free some space"); before, index reported success over a half-filled table."""
+    from notesdb.vocab import FILLED_KEY, fill_english_rare
+
+    vault, db = indexed
+    conn = open_db(db)
+    conn.execute("DELETE FROM english_rare")
+    conn.execute("DELETE FROM meta WHERE key = ?", (FILLED_KEY,))
+    conn.commit()
+    conn.execute("VACUUM")  # no free pages left for the rows to go to
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # as a disk with two pages left
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        fill_english_rare(conn)
+    conn.execute("PRAGMA max_page_count = 4294967294")
+    assert fill_english_rare(conn) > 0  # with room again
+    conn.close()
