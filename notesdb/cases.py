@@ -67,7 +67,7 @@ def load_cases(path: str | Path) -> list[Case]:
     try:
         if p.exists() and not p.is_file():  # a fifo or a device would hang or fill memory
             raise CasesFileError(f"cases file is not a regular file: {p}")
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte order mark, as an editor on Windows writes it
     except FileNotFoundError:
         raise CasesFileError(f"cases file not found: {p}") from None
     except (OSError, UnicodeDecodeError) as e:

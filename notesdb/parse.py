@@ -182,6 +182,11 @@ def _parse(path: str, data: bytes) -> Note:
     data = bytes(data)
     problems: list[str] = []
 
+    # UTF-16 with its byte order mark (Windows PowerShell 5's ">" and Notepad's "Unicode"):
+    # every other byte of ASCII text is a NUL, so it would read as binary
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        data = data[: 2 * MAX_NOTE_BYTES].decode("utf-16", "replace").encode("utf-8")
+
     # NUL bytes after the text only (a file preallocated or padded by a sync tool): the text
     # before them is the note; a NUL inside the text makes it binary
     data = data.rstrip(b"\x00")

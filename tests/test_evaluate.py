@@ -499,3 +499,12 @@ def test_eval_warns_of_expected_paths_that_are_no_note(tiny: dict[str, Path]) ->
     )
     r = invoke("eval", str(tiny["cases"]), *opts(tiny))
     assert "warning:" not in r.stdout
+
+
+def test_a_cases_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """An editor on Windows saves JSON Lines with a UTF-8 BOM; the config and the hook's stdin
+    accept one, and so does a cases file."""
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + b'{"id": "a1", "message": "boiler again", "expect": ["home/boiler.md"], "kind": "hit"}\n')
+    [case] = cases_mod.load_cases(path)
+    assert (case.id, case.message, case.expect) == ("a1", "boiler again", ("home/boiler.md",))

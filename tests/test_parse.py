@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 from pathlib import Path
 
@@ -778,3 +779,14 @@ def test_long_note_is_read_as_plain_text() -> None:
 def test_title_is_front_matter_first_line_h1_or_file_name(path: str, source: bytes, title: str, headings: str) -> None:
     note = parse_note(path, source)
     assert (note.title, note.headings) == (title, headings)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_note_saved_as_utf16_with_its_byte_order_mark_is_read(encoding: str) -> None:
+    """Windows PowerShell 5's ">" writes UTF-16 LE with a BOM: its every other byte is a NUL,
+    which read as a binary file (only the name indexed)."""
+    text = "---\ndescription: Grünkohl mit Pinkel\n---\n# Winter recipes\n\nKale, sausage, oats.\n"
+    bom = {"utf-16": b"", "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}[encoding]
+    note = parse_note("recipes.md", bom + text.encode(encoding))
+    assert (note.title, note.desc, note.problems) == ("Winter recipes", "Grünkohl mit Pinkel", [])
+    assert "Kale, sausage, oats." in note.body
