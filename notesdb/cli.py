@@ -322,11 +322,11 @@ def index(
             if conn is not None:
                 conn.close()
             conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
-        copied = found = 0
+        back = ""
         if moved:  # the log of the database moved aside is the user's: it comes back
-            from notesdb.db import copy_decisions
+            from notesdb.db import copy_decisions_back
 
-            copied, found = copy_decisions(conn, moved)
+            back = copy_decisions_back(conn, moved)
         total = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
         from notesdb.meter import measure, still_valid, store
 
@@ -354,7 +354,6 @@ def index(
             "skipped": stats.skipped,
             "elapsed_ms": round(stats.elapsed_ms, 2),
             "moved_aside": str(moved) if moved else None,
-            "decisions_copied_back": copied,
             "rebuilt": rebuild or bool(moved),
         }
         if embedded is not None:
@@ -362,9 +361,8 @@ def index(
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     if moved:
-        back = "" if not found else f", and copied back its {copied} logged decisions" if copied == found else (
-            f", and copied back {copied} of its {found} logged decisions (the rest stay there)")
-        typer.echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes{back}.")
+        typer.echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes"
+                   + (f", and {back}." if back else "."))
     elif rebuild:
         typer.echo("Rebuilt the index from the notes in the same file (the decisions log is kept).")
     typer.echo(

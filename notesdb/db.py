@@ -40,6 +40,7 @@ __all__ = [
     "FTS_SHADOW_TABLES",
     "missing_tables",
     "copy_decisions",
+    "copy_decisions_back",
 ]
 
 #: ``PRAGMA user_version`` after the last migration in ``notesdb/migrations.py``.
@@ -165,6 +166,19 @@ def missing_tables(conn: sqlite3.Connection) -> list[str]:
 #: What a database records about its log beside the decisions (``meta`` keys): the files
 #: ``label export`` wrote (``log --purge`` names them) and the false-alarm meter's last reading.
 LOG_META_KEYS: Final = ("exports", "false_alarm_meter")
+
+
+def copy_decisions_back(conn: sqlite3.Connection, old: Path | None) -> str:
+    """:func:`copy_decisions` from the database moved aside to ``old`` into ``conn``, its rebuilt
+    replacement, and what was done in words: ``"copied back its 3 logged decisions"``, ``"copied
+    back 2 of its 3 logged decisions (the rest stay there)"``, or ``""`` when ``old`` is None or
+    held no readable decisions."""
+    copied, found = copy_decisions(conn, old) if old is not None else (0, 0)
+    if not found:
+        return ""
+    if copied == found:
+        return f"copied back its {copied} logged decisions"
+    return f"copied back {copied} of its {found} logged decisions (the rest stay there)"
 
 
 def copy_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:

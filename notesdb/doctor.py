@@ -33,7 +33,7 @@ from notesdb.db import (
     SCHEMA_VERSION,
     SQLITE_SIDE_SUFFIXES,
     check_ours,
-    copy_decisions,
+    copy_decisions_back,
     missing_tables,
     open_db,
     private_side_files,
@@ -234,15 +234,9 @@ def _check_meter(report: Report, conn: sqlite3.Connection) -> None:
         report.add("false alarms", OK, detail)
 
 
-def _copied_back(conn: sqlite3.Connection, moved: Path | None) -> str:
-    """Copy the logged decisions of the database moved aside to ``moved`` into ``conn`` (its
-    rebuilt replacement): the words that say so ("" when it held none)."""
-    copied, found = copy_decisions(conn, moved) if moved else (0, 0)
-    if not found:
-        return ""
-    if copied == found:
-        return f" and copied back its {copied} logged decisions"
-    return f" and copied back {copied} of its {found} logged decisions (the rest stay there)"
+def _and(words: str) -> str:
+    """``" and " + words``, or nothing for no words."""
+    return f" and {words}" if words else ""
 
 
 def _check_database(
@@ -275,7 +269,7 @@ def _check_database(
         conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
         where = moved.name if moved else "nowhere"
         report.add("database", FIXED, f"{db_path} {why}: moved it to {where}, rebuilt {_indexed(stats)} notes"
-                                      f"{_copied_back(conn, moved)}")  # fmt: skip
+                                      f"{_and(copy_decisions_back(conn, moved))}")  # fmt: skip
         return conn
     report.add("database", OK, f"{db_path} ({_size(db_path.stat().st_size)})")
     if version > SCHEMA_VERSION:
@@ -313,7 +307,7 @@ def _check_database(
         conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
         where = moved.name if moved else "nowhere"
         report.add("schema", FIXED, f"{what}: moved it to {where}, rebuilt {_indexed(stats)} notes"
-                                    f"{_copied_back(conn, moved)}")  # fmt: skip
+                                    f"{_and(copy_decisions_back(conn, moved))}")  # fmt: skip
         return conn
     if not english_rare_filled(conn):
         # what keeps rare English words from being corrected, or read as made-up names

@@ -246,17 +246,15 @@ def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connect
 
 
 def _copied_back(conn: "sqlite3.Connection", old: Path) -> str:
-    """Copy the logged decisions of ``old`` (a database moved aside) into ``conn``; the words
-    to add to the log's note ("" when it held none)."""
-    from notesdb.db import copy_decisions
+    """Copy the logged decisions of ``old`` (a database moved aside) into ``conn``
+    (``notesdb.db.copy_decisions_back``); the words to add to the log's note ("" for none)."""
+    from notesdb.db import copy_decisions_back
 
     try:
-        copied, found = copy_decisions(conn, old)
+        words = copy_decisions_back(conn, old)
     except Exception as e:  # noqa: BLE001 - the log is worth keeping, not worth failing the message
         return f" (its logged decisions could not be copied back: {e})"
-    if not found:
-        return ""
-    return f", its {copied} logged decisions copied back" if copied == found else f", {copied} of its {found} logged decisions copied back"
+    return f", {words}" if words else ""
 
 
 def _folder_advice(problem: str) -> str:

@@ -336,7 +336,7 @@ def check_can_install(scope: str = "user", client: str = "claude", cwd: Path | N
     """
     c = _client(client)
     path = settings_path(scope, client, cwd)
-    if notes is not None:
+    if notes is not None and scope != "user":  # the user's own file: notes kept in the home folder
         from notesdb.config import inside_folder
 
         if inside_folder(path, notes):

@@ -359,6 +359,10 @@ def _range(prefix: str) -> tuple[str, str]:
     return prefix, prefix + "\U0010ffff"
 
 
+#: The letters :func:`candidate_prefixes` tries as a second letter left out of a typo.
+_LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
+
+
 def candidate_prefixes(token: str) -> set[str]:
     """The beginnings a vocabulary word needs to be a candidate correction of ``token``
     (:func:`correct`): its first two letters, those two swapped, its first and third (a second
@@ -366,9 +370,6 @@ def candidate_prefixes(token: str) -> set[str]:
     out: "shrodinger" for schrodinger)."""
     return {token[:2], token[1] + token[0], token[0] + token[2]} | {token[0] + c + token[1] for c in _LETTERS}
 
-
-#: The letters :func:`candidate_prefixes` tries as a second letter left out of a typo.
-_LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
 
 
 def correct(

@@ -1274,7 +1274,7 @@ def test_a_database_the_hook_moves_aside_keeps_its_log(indexed: tuple[Path, Path
     after = rows(db)
     assert [(r["prompt"], r["label"]) for r in after[:3]] == before
     assert len(after) == 4 and after[3]["error"].startswith(
-        f"created the database again, its 3 logged decisions copied back from {aside[0].name}; "
+        f"created the database again, copied back its 3 logged decisions from {aside[0].name}; "
     ), after[3]["error"]
 
 

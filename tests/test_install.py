@@ -741,3 +741,12 @@ def test_a_project_scope_run_from_the_notes_folder_writes_nothing_there(
         assert "inside the notes folder" in r.stderr and "'--scope user'" in r.stderr and r.stderr.count("\n") == 1
     assert sorted(p.relative_to(notes) for p in notes.rglob("*")) == before
     assert not (tmp_path / "n.db").exists()  # refused before any indexing
+
+
+def test_notes_kept_in_the_home_folder_still_get_the_user_scope(isolated_home: Path, tmp_path: Path) -> None:
+    """The user's settings file is the user's, not a note: notes kept in the home folder itself
+    still install at the user scope (only a project's or local file inside the notes is refused)."""
+    (isolated_home / "kettle.md").write_text("# Kettle\n\nDescale monthly.\n", encoding="utf-8")
+    r = notesdb("hook", "install", "--notes", str(isolated_home), "--db", str(tmp_path / "n.db"), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert ours(json.loads(user_settings(isolated_home).read_text()))
