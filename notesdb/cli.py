@@ -324,9 +324,17 @@ def index(
             conn, stats, moved = _rebuild_with_progress(db_path, folder, conf.skip)
         back = ""
         if moved:  # the log of the database moved aside is the user's: it comes back
-            from notesdb.db import copy_decisions_back
+            from notesdb.db import copy_decisions_back, disk_refused
 
-            back = copy_decisions_back(conn, moved)
+            try:
+                back = copy_decisions_back(conn, moved)
+            except sqlite3.OperationalError as e:
+                if not disk_refused(e):
+                    raise
+                raise NotesdbError(
+                    f"moved the unreadable database aside to {moved} and rebuilt it, but its logged decisions "
+                    f"could not be copied back ({e}): free some space, then 'notesdb doctor --repair' copies them"
+                ) from None
         total = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
         from notesdb.meter import measure, still_valid, store
 

@@ -21,7 +21,7 @@ from notesdb.errors import DatabaseDamaged, DatabaseUnavailable, NotOurDatabase,
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Any, Final
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -41,6 +41,7 @@ __all__ = [
     "missing_tables",
     "copy_decisions",
     "copy_decisions_back",
+    "pending_decisions",
 ]
 
 #: ``PRAGMA user_version`` after the last migration in ``notesdb/migrations.py``.
@@ -181,18 +182,21 @@ def copy_decisions_back(conn: sqlite3.Connection, old: Path | None) -> str:
     return f"copied back {copied} of its {found} logged decisions (the rest stay there)"
 
 
-def copy_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:
-    """Copy the logged decisions (labels included) of the database file ``old`` into ``conn``'s
-    ``decisions`` table, the columns both have but ``id``, with what it records about them
-    (:data:`LOG_META_KEYS`); used when a database is rebuilt from
-    the notes. They get new ids after any decision logged meanwhile (a hook answering while the
-    database was rebuilt), in their old order; a row the table refuses (a column emptied by
-    hand that must hold a value) is left out and counted.
+#: The columns that tell one logged decision from another when a log is copied back: a
+#: decision the database already holds (copied back before, by another process or an earlier
+#: repair) is not copied twice.
+_DECISION_KEY: Final = ("time", "session_id", "prompt", "route", "elapsed_ms")
 
-    :returns: ``(copied, found)``: decisions copied, and decisions ``old`` holds (``(0, 0)`` when
-        it has no readable decisions table)
-    """
-    old = Path(old)
+
+def _old_decisions(old: Path, conn: sqlite3.Connection) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]]] | None:
+    """``(columns, rows, meta rows)`` of the decisions in the database file ``old`` that
+    ``conn``'s ``decisions`` table can take (the columns both have but ``id``), in their order;
+    None when ``old`` is not a regular file or has no readable decisions table."""
+    try:
+        if not statmod.S_ISREG(os.stat(old).st_mode):  # a FIFO or a device of that name: never opened
+            return None
+    except OSError:
+        return None
     # without a write-ahead log beside it the file is read as immutable: no -wal or -shm is made
     # beside a copy kept as it was
     params = {"mode": "ro"} if old.with_name(old.name + "-wal").exists() else {"mode": "ro", "immutable": "1"}
@@ -212,13 +216,56 @@ def copy_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:
         finally:
             src.close()
     except sqlite3.Error:
+        return None
+    return cols, rows, meta
+
+
+def _not_held(conn: sqlite3.Connection, cols: list[str], rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The rows of ``rows`` (of columns ``cols``) whose :data:`_DECISION_KEY` ``conn``'s log lacks."""
+    key = [c for c in _DECISION_KEY if c in cols]
+    if not key:
+        return rows
+    held = set(conn.execute(f"SELECT {', '.join(key)} FROM decisions"))
+    at = [cols.index(c) for c in key]
+    return [r for r in rows if tuple(r[i] for i in at) not in held]
+
+
+def pending_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:
+    """``(missing, found)``: how many logged decisions the database file ``old`` (a copy moved
+    aside) holds that ``conn``'s log lacks, and how many it holds (``(0, 0)`` when it has no
+    readable decisions table)."""
+    got = _old_decisions(Path(old), conn)
+    if got is None:
         return 0, 0
+    cols, rows, _ = got
+    return len(_not_held(conn, cols, rows)), len(rows)
+
+
+def copy_decisions(conn: sqlite3.Connection, old: Path) -> tuple[int, int]:
+    """Copy the logged decisions (labels included) of the database file ``old`` into ``conn``'s
+    ``decisions`` table, the columns both have but ``id``, with what it records about them
+    (:data:`LOG_META_KEYS`); used when a database is rebuilt from the notes, and by ``doctor
+    --repair`` for a copy moved aside whose log was not copied back. A decision ``conn``
+    already holds (the same :data:`_DECISION_KEY`) is not copied again. They get new ids after
+    any decision logged meanwhile (a hook answering while the database was rebuilt), in their
+    old order; a row the table refuses (a column emptied by hand that must hold a value) is
+    left out and counted.
+
+    :returns: ``(copied, found)``: decisions copied, and decisions ``old`` holds that ``conn``
+        lacked (``(0, 0)`` when it has no readable decisions table)
+    :raises sqlite3.OperationalError: the copy cannot be written (a full disk)
+    """
+    got = _old_decisions(Path(old), conn)
+    if got is None:
+        return 0, 0
+    cols, rows, meta = got
     copied = 0
     insert = f"INSERT INTO decisions ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
     with transaction(conn):
         conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta)
         if not cols:
             return 0, 0
+        rows = _not_held(conn, cols, rows)
         for row in rows:
             try:
                 conn.execute(insert, row)

@@ -33,7 +33,9 @@ from notesdb.db import (
     SCHEMA_VERSION,
     SQLITE_SIDE_SUFFIXES,
     check_ours,
+    copy_decisions,
     copy_decisions_back,
+    pending_decisions,
     missing_tables,
     open_db,
     private_side_files,
@@ -234,8 +236,18 @@ def _check_meter(report: Report, conn: sqlite3.Connection) -> None:
         report.add("false alarms", OK, detail)
 
 
-def _and(words: str) -> str:
-    """``" and " + words``, or nothing for no words."""
+def _log_back(conn: sqlite3.Connection, moved: Path | None) -> str:
+    """Copy the log of the database moved aside to ``moved`` into ``conn`` (its rebuilt
+    replacement): " and copied back its N logged decisions", "" for none, or what stopped it
+    (a full disk: the next ``doctor --repair`` copies them, :func:`_check_moved_aside`)."""
+    from notesdb.db import disk_refused
+
+    try:
+        words = copy_decisions_back(conn, moved)
+    except sqlite3.OperationalError as e:
+        if not disk_refused(e):
+            raise
+        return f"; its logged decisions could not be copied back ({e}): free some space and run 'notesdb doctor --repair' again"
     return f" and {words}" if words else ""
 
 
@@ -269,7 +281,7 @@ def _check_database(
         conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
         where = moved.name if moved else "nowhere"
         report.add("database", FIXED, f"{db_path} {why}: moved it to {where}, rebuilt {_indexed(stats)} notes"
-                                      f"{_and(copy_decisions_back(conn, moved))}")  # fmt: skip
+                                      f"{_log_back(conn, moved)}")  # fmt: skip
         return conn
     report.add("database", OK, f"{db_path} ({_size(db_path.stat().st_size)})")
     if version > SCHEMA_VERSION:
@@ -307,7 +319,7 @@ def _check_database(
         conn, stats, moved = rebuild_index(db_path, notes, skip=skip)
         where = moved.name if moved else "nowhere"
         report.add("schema", FIXED, f"{what}: moved it to {where}, rebuilt {_indexed(stats)} notes"
-                                    f"{_and(copy_decisions_back(conn, moved))}")  # fmt: skip
+                                    f"{_log_back(conn, moved)}")  # fmt: skip
         return conn
     if not english_rare_filled(conn):
         # what keeps rare English words from being corrected, or read as made-up names
@@ -429,7 +441,30 @@ def _check_log(report: Report, conn: sqlite3.Connection, db_path: Path, repair: 
     if oldest:
         detail += f", oldest {oldest[:10]}"
     report.add("log", OK, detail)
+    _check_moved_aside(report, conn, db_path, repair)
     _check_hook_errors(report, db_path, conn.execute("SELECT max(time) FROM decisions").fetchone()[0], repair)
+
+
+def _check_moved_aside(report: Report, conn: sqlite3.Connection, db_path: Path, repair: bool) -> None:
+    """The copies of the database moved aside (``<name>.damaged-<time>``) whose logged decisions
+    the database lacks: the hook moves a damaged database aside and leaves copying its log back
+    to a command. ``repair`` copies them (``notesdb.db.copy_decisions``: never a decision twice);
+    otherwise a warning names them, since a database deleted on purpose may be meant to
+    start empty (``notesdb log --purge`` deletes the copies)."""
+    from notesdb.log import moved_aside
+
+    for copy in moved_aside(db_path):
+        missing, found = pending_decisions(conn, copy)
+        if not missing:
+            continue
+        if repair:
+            copied, _ = copy_decisions(conn, copy)
+            report.add("moved aside", FIXED, f"{copy.name}: copied back {copied} of its {found} logged decisions "
+                                             "that the database lacked")  # fmt: skip
+        else:
+            report.add("moved aside", WARNING, f"{copy.name} holds {missing} logged decisions the database lacks: "
+                                               "'notesdb doctor --repair' copies them back; 'notesdb log --purge' "
+                                               "deletes them with the rest of the log")  # fmt: skip
 
 
 #: Entries of ``hook-errors.jsonl`` whose text the doctor shows, newest first.

@@ -220,41 +220,22 @@ def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connect
     from notesdb.db import move_aside, open_db
 
     try:
-        missing = not db_path.exists()
-        fresh = missing or db_path.stat().st_size == 0
+        fresh = not db_path.exists() or db_path.stat().st_size == 0
     except OSError:
-        missing = fresh = False
+        fresh = False
     try:
-        conn = open_db(db_path)
+        return open_db(db_path), fresh
     except DatabaseDamaged as e:
         if not _unreadable(e):
             raise
         moved = move_aside(db_path)
-        conn = open_db(db_path)
-        errors.append(f"{e}: moved it aside to {moved.name} and rebuilt it from the notes" + _copied_back(conn, moved))
-        return conn, True
-    if missing:
-        # a database moved aside by an earlier call (damage found past opening): its log comes back
-        from notesdb.log import moved_aside
-
-        copies = moved_aside(db_path)
-        if copies:
-            back = _copied_back(conn, copies[-1])
-            if back:
-                errors.append(f"created the database again{back} from {copies[-1].name}")
-    return conn, fresh
+        errors.append(f"{e}: moved it aside to {moved.name} and rebuilt it from the notes; {LOG_BACK}")
+        return open_db(db_path), True
 
 
-def _copied_back(conn: "sqlite3.Connection", old: Path) -> str:
-    """Copy the logged decisions of ``old`` (a database moved aside) into ``conn``
-    (``notesdb.db.copy_decisions_back``); the words to add to the log's note ("" for none)."""
-    from notesdb.db import copy_decisions_back
-
-    try:
-        words = copy_decisions_back(conn, old)
-    except Exception as e:  # noqa: BLE001 - the log is worth keeping, not worth failing the message
-        return f" (its logged decisions could not be copied back: {e})"
-    return f", {words}" if words else ""
+#: What the hook's note says of the log in a database it moved aside: copying it back is a
+#: command's work (it has no time limit; a log of 300,000 decisions takes seconds).
+LOG_BACK: Final = "'notesdb doctor --repair' copies its logged decisions back"
 
 
 def _folder_advice(problem: str) -> str:
@@ -438,7 +419,7 @@ def run(
                     conn = None
                 from notesdb.db import move_aside
 
-                error += f": moved it aside to {move_aside(db_path).name}; the next message rebuilds it"
+                error += f": moved it aside to {move_aside(db_path).name}; the next message rebuilds it; {LOG_BACK}"
             except Exception as e2:
                 error += f" (could not move it aside: {e2})"
         _fallback_log(

@@ -1254,8 +1254,10 @@ def _damage_table(db: Path, table: str) -> None:
 
 
 def test_a_database_the_hook_moves_aside_keeps_its_log(indexed: tuple[Path, Path]) -> None:
-    """Damage found past opening: the hook moves the file aside; the next call builds a new one
-    and copies the logged decisions of the copy back (labels included)."""
+    """Damage found past opening: the hook moves the file aside and the next call builds a new
+    one (a hook has no time to copy a long log). The log is the user's: doctor names the copy
+    that holds decisions the database lacks, --repair copies them back (labels included), and a
+    second repair copies nothing twice."""
     vault, db = indexed
     for i in range(3):
         hook(vault, db, event(f"{COVERED_MESSAGE} {i}", session=f"s{i}"))
@@ -1267,15 +1269,19 @@ def test_a_database_the_hook_moves_aside_keeps_its_log(indexed: tuple[Path, Path
     assert len(before) == 3
     _damage_table(db, "english")
     hook(vault, db, event("how do i descale the kettle", session="s9"))  # finds the damage
-    aside = sorted(db.parent.glob(db.name + ".damaged-*"))
-    assert len(aside) == 1
+    [aside] = sorted(db.parent.glob(db.name + ".damaged-*"))
+    errors = (db.parent / "hook-errors.jsonl").read_text()
+    assert f"moved it aside to {aside.name}; the next message rebuilds it; 'notesdb doctor --repair' copies its logged decisions back" in errors
     proc, line = hook(vault, db, event(COVERED_MESSAGE, session="s10"))  # builds a new database
-    assert line is not None
-    after = rows(db)
-    assert [(r["prompt"], r["label"]) for r in after[:3]] == before
-    assert len(after) == 4 and after[3]["error"].startswith(
-        f"created the database again, copied back its 3 logged decisions from {aside[0].name}; "
-    ), after[3]["error"]
+    assert line is not None and [r["prompt"] for r in rows(db)] == [COVERED_MESSAGE]
+    out = run("doctor", "--notes", vault, "--db", db).stdout.decode()
+    assert (f"warning  moved aside: {aside.name} holds 3 logged decisions the database lacks: "
+            "'notesdb doctor --repair' copies them back") in out, out  # fmt: skip
+    out = run("doctor", "--notes", vault, "--db", db, "--repair").stdout.decode()
+    assert f"fixed    moved aside: {aside.name}: copied back 3 of its 3 logged decisions" in out, out
+    assert [(r["prompt"], r["label"]) for r in rows(db)][1:] == before
+    out = run("doctor", "--repair", "--notes", vault, "--db", db).stdout.decode()
+    assert "moved aside" not in out and len(rows(db)) == 4  # nothing copied twice
 
 
 def test_index_rebuilds_a_database_missing_a_table_and_keeps_its_log(indexed: tuple[Path, Path]) -> None:
