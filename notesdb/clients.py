@@ -32,9 +32,10 @@ This module imports only the standard library: the hook reads :func:`answer` fro
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Mapping
 
 from notesdb.hook import EVENTS, answer  # the answer lives with the hook, which runs on every message
 
@@ -147,16 +148,102 @@ def handler_argv(handler: Any) -> list[str] | None:
     if isinstance(args, list):
         argv = [handler["command"], *(str(a) for a in args)]
     else:
-        try:
-            import shlex  # not on the hook's path
-
-            # the client runs a command string through the shell, which expands ~ and $HOME
-            argv = [os.path.expandvars(os.path.expanduser(a)) for a in shlex.split(handler["command"])]
-        except ValueError:
+        words = shell_words(handler["command"])
+        if words is None:
             return None
+        argv = words
     if any("\x00" in a for a in argv):
         return None  # no program can be given a NUL: not a command that runs
     return argv
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def shell_words(command: str, environ: "Mapping[str, str] | None" = None) -> list[str] | None:
+    """The words a POSIX shell makes of a simple command line, as a client runs a hook's command
+    string with ``sh -c``: blanks split words outside quotes; ``'...'`` is literal; in
+    ``"..."`` and outside quotes ``$NAME``, ``${NAME}`` and ``${NAME:-default}`` are expanded
+    (an unset name to nothing) and a backslash escapes the next character (in ``"..."`` only
+    ``$``, ``"``, ``\\`` and a backquote); an unquoted ``~`` starting a word (alone or before
+    ``/``) is ``$HOME``. Nothing is run: no command substitution, globbing or word splitting of
+    an expansion.
+
+    :param environ: the environment to expand from (default ``os.environ``)
+    :returns: the words, or None for an unterminated quote
+    """
+    env: Mapping[str, str] = os.environ if environ is None else environ
+    words: list[str] = []
+    word: list[str] = []
+    started = False  # a word is under way (an empty "" counts)
+    i, n = 0, len(command)
+
+    def expand(at: int) -> tuple[str, int]:
+        """The expansion of the ``$`` at ``at`` and the index after it."""
+        if command.startswith("${", at):
+            end = command.find("}", at)
+            if end < 0:
+                return "$", at + 1
+            inner = command[at + 2 : end]
+            name, sep, default = inner.partition(":-")
+            value = env.get(name, "")
+            if sep and not value:
+                value = env.get("HOME", "~") + default[1:] if default == "~" or default.startswith("~/") else default
+            return value, end + 1
+        m = _NAME.match(command, at + 1)
+        if not m:
+            return "$", at + 1
+        return env.get(m.group(), ""), m.end()
+
+    while i < n:
+        ch = command[i]
+        if ch in " \t\n":
+            if started:
+                words.append("".join(word))
+                word, started = [], False
+            i += 1
+        elif ch == "'":
+            end = command.find("'", i + 1)
+            if end < 0:
+                return None
+            word.append(command[i + 1 : end])
+            started, i = True, end + 1
+        elif ch == '"':
+            i += 1
+            while True:
+                if i >= n:
+                    return None
+                c = command[i]
+                if c == '"':
+                    i += 1
+                    break
+                if c == "\\" and i + 1 < n and command[i + 1] in '$"\\`':
+                    word.append(command[i + 1])
+                    i += 2
+                elif c == "$":
+                    value, i = expand(i)
+                    word.append(value)
+                else:
+                    word.append(c)
+                    i += 1
+            started = True
+        elif ch == "\\":
+            if i + 1 < n:
+                word.append(command[i + 1])
+            started, i = True, i + 2
+        elif ch == "$":
+            value, i = expand(i)
+            word.append(value)
+            started = True
+        elif ch == "~" and not started and (i + 1 == n or command[i + 1] in "/ \t\n"):
+            word.append(env.get("HOME", "~"))
+            started, i = True, i + 1
+        else:
+            word.append(ch)
+            started, i = True, i + 1
+    if started:
+        words.append("".join(word))
+    return words
 
 
 def is_notesdb_handler(handler: Any) -> bool:

@@ -671,7 +671,13 @@ def check_hooks(report: Report, cwd: Path | None = None) -> None:
         where = f"{f.client.title}, {f.scope} ({f.path})"
         again = f"'notesdb hook install --client {f.client.name} --scope {f.scope} --notes DIR'"
         notes = f.option("--notes")
-        if f.program is None:
+        if f.program is None and (os.sep in f.executable and Path(f.executable).exists()):
+            report.add(
+                "hook", PROBLEM,
+                f"{where}: runs {f.executable}, which is not an executable file: every prompt shows a hook "
+                f"error; run {again}",
+            )  # fmt: skip
+        elif f.program is None:
             report.add(
                 "hook", PROBLEM,
                 f"{where}: runs {f.executable}, which does not exist (a deleted virtualenv?): every prompt "

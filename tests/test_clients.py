@@ -304,3 +304,33 @@ def test_an_entry_holding_a_nul_is_not_taken_for_a_command(isolated_home: Path, 
                   f"{NOTESDB_EXE} hook --notes /tmp/notes\x00x")  # fmt: skip
     proc = subprocess.run([str(NOTESDB_EXE), "log"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") <= 1, proc.stderr
+
+
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        ("notesdb hook --notes ~/notes", ["notesdb", "hook", "--notes", "/h/notes"]),
+        ('"~/.local/bin/notesdb" hook', ["~/.local/bin/notesdb", "hook"]),  # a quoted ~ stays
+        ("notesdb --notes '$HOME/n'", ["notesdb", "--notes", "$HOME/n"]),  # single quotes: literal
+        ("notesdb --notes \\$HOME/n", ["notesdb", "--notes", "$HOME/n"]),  # escaped
+        ('notesdb --notes "$HOME/my notes"', ["notesdb", "--notes", "/h/my notes"]),
+        ("notesdb --notes ${NOTES:-~/notes} ${HOME}x $UNSET", ["notesdb", "--notes", "/h/notes", "/hx", ""]),
+        ("'/p q/notesdb' hook --notes '/a b'", ["/p q/notesdb", "hook", "--notes", "/a b"]),
+        ("x ~user/y ~ ~/", ["x", "~user/y", "/h", "/h/"]),
+        ('notesdb "unterminated', None),
+    ],
+)
+def test_a_command_string_is_read_as_the_shell_reads_it(command: str, words: list[str] | None) -> None:
+    from notesdb.clients import shell_words
+
+    assert shell_words(command, {"HOME": "/h"}) == words
+
+
+def test_doctor_says_an_entry_runs_a_file_that_is_not_executable(isolated_home: Path, tmp_path: Path) -> None:
+    script = tmp_path / "bin" / "notesdb"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\n")  # mode 0644
+    settings_with(isolated_home / ".claude" / "settings.json", "UserPromptSubmit", f"{script} hook --notes {tmp_path}")
+    lines = doctor(cwd=tmp_path).stdout.splitlines()
+    assert any(ln.startswith("problem  hook: Claude Code, user") and f"runs {script}, which is not an executable file" in ln
+               for ln in lines), lines  # fmt: skip
