@@ -36,9 +36,9 @@ from notesdb.vocab import apply_counts  # noqa: E402
 DICTIONARY = ROOT.parent / "shared" / "eval-data" / "typos" / "codespell-dictionary.txt"
 VARIANTS = {
     "shipped (first two, swapped, first and third, a second letter left out)": query.candidate_prefixes,
-    "first two, swapped, first and third": lambda t: {t[:2], t[1] + t[0], t[0] + t[2]},
-    "first two letters and their swap": lambda t: {t[:2], t[1] + t[0]},
-    "every word of the same first letter": lambda t: {t[0]},
+    "first two, swapped, first and third": lambda t, wide=True: {t[:2], t[1] + t[0], t[0] + t[2]},
+    "first two letters and their swap": lambda t, wide=True: {t[:2], t[1] + t[0]},
+    "every word of the same first letter": lambda t, wide=True: {t[0]},
 }
 
 

@@ -363,17 +363,26 @@ def _range(prefix: str) -> tuple[str, str]:
 _LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
 
 
-def candidate_prefixes(token: str) -> set[str]:
+#: The tokens of one message whose correction also looks for a second letter left out (26 more
+#: lookups each, :func:`candidate_prefixes`): a message with more words to correct than this is
+#: a paste of unknown words (a log, an identifier dump), not a few typos. 12,000 characters of
+#: random letters took 1.12 s without that search and 1.55 s with it for every token (3,000
+#: notes, 163,000 words in the vocabulary); a typed message has one or two typos.
+MAX_WIDE_CORRECTIONS: Final = 8
+
+
+def candidate_prefixes(token: str, wide: bool = True) -> set[str]:
     """The beginnings a vocabulary word needs to be a candidate correction of ``token``
     (:func:`correct`): its first two letters, those two swapped, its first and third (a second
-    letter typed in), and its first two with a letter a-z between them (a second letter left
-    out: "shrodinger" for schrodinger)."""
-    return {token[:2], token[1] + token[0], token[0] + token[2]} | {token[0] + c + token[1] for c in _LETTERS}
+    letter typed in), and with ``wide`` its first two with a letter a-z between them (a second
+    letter left out: "shrodinger" for schrodinger)."""
+    narrow = {token[:2], token[1] + token[0], token[0] + token[2]}
+    return narrow | {token[0] + c + token[1] for c in _LETTERS} if wide else narrow
 
 
 
 def correct(
-    conn: sqlite3.Connection, token: str, max_distance: int = 2, settings: Settings | None = None
+    conn: sqlite3.Connection, token: str, max_distance: int = 2, settings: Settings | None = None, wide: bool = True
 ) -> tuple[list[Alternative], int]:
     """Vocabulary words closest to an unknown token by Damerau-Levenshtein distance.
 
@@ -393,13 +402,14 @@ def correct(
     :param max_distance: a lower cap on the edits allowed (1 for a word that is English)
     :param settings: the correction weights (``corrected_weight``, ``ambiguous_corrected_weight``);
         defaults when None
+    :param wide: also look for a second letter left out (:func:`candidate_prefixes`)
     :returns: (alternatives, edit distance); ``([], 0)`` when nothing is close enough
     """
     limit = min(max_edits(token), max_distance)
     if limit == 0 or not token.isalpha():
         return [], 0
     lo_len, hi_len = len(token) - limit, len(token) + limit
-    prefixes = candidate_prefixes(token)
+    prefixes = candidate_prefixes(token, wide)
     rows: dict[str, int] = {}
     sql = "SELECT word, doc_freq FROM vocab WHERE word >= ? AND word < ? AND length BETWEEN ? AND ?"
     for p in prefixes:
@@ -664,6 +674,7 @@ def build_query(
 
     stemmer = Stemmer.Stemmer(STEMMERS.get(lang, "english"))
     terms: list[Term] = []
+    corrected = 0  # tokens a correction was looked for
     for tok in words:
         alts = [Alternative(tok, "exact", 1.0, known[tok])] if tok in known else []
         alts += [Alternative(f, "inflected", s.inflected_weight, known[f]) for f in forms[tok] if f in known]
@@ -685,7 +696,8 @@ def build_query(
         if guess and not alts and zipf < s.correct_max_zipf and english.get(tok, 0.0) < s.english_known_zipf:
             # an everyday word the notes lack ("gonna") is not a typo of a word they have, and
             # neither is a word English knows ("yolk" is not "yolo", "pistols" not "pistons")
-            alts = correct(conn, tok, 1 if tok in english else 2, s)[0]
+            alts = correct(conn, tok, 1 if tok in english else 2, s, wide=corrected < MAX_WIDE_CORRECTIONS)[0]
+            corrected += 1
             if alts:  # and not a rarer word English knows, typed on purpose ("wipers")
                 alts = likelier(conn, tok, alts, s)
         terms.append(Term(tok, alts, zipf))

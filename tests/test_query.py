@@ -474,3 +474,12 @@ def test_a_left_out_second_letter_is_corrected(small: sqlite3.Connection) -> Non
     ("si"), their swap or its first and third ("se"); shield starts with "s" + a letter + "i"."""
     assert alternatives(small, "sield again") == [("sield", "shield", "corrected", CORRECTED_WEIGHT)]
     assert {"shi", "sai", "si", "is", "se"} <= query.candidate_prefixes("sield")
+
+
+def test_a_paste_of_many_unknown_words_looks_wide_for_only_its_first_typos(small: sqlite3.Connection) -> None:
+    """The left-out-second-letter search costs 26 lookups a token: in a message with more words
+    to correct than MAX_WIDE_CORRECTIONS, the later ones get the narrow search only."""
+    filler = " ".join(f"qzx{chr(97 + i)}vv" for i in range(query.MAX_WIDE_CORRECTIONS))  # unknown, uncorrectable
+    assert ("sield", "shield", "corrected", CORRECTED_WEIGHT) in alternatives(small, "sield " + filler)
+    assert not any(w == "shield" for _, w, _, _ in alternatives(small, filler + " sield"))
+    assert query.candidate_prefixes("sield", wide=False) == {"si", "is", "se"}
