@@ -366,7 +366,7 @@ def index(
         }
         if embedded is not None:
             out["meaning"] = embedded
-        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=_ascii_json()))
         return
     if moved:
         typer.echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes"
@@ -470,7 +470,7 @@ def search(
             "corrections": [{"from": a, "to": b} for a, b in q.corrections],
             "expansions": [{"from": a, "to": b} for a, b in q.expansions],
             "results": results,
-        }, indent=2, ensure_ascii=False))
+        }, indent=2, ensure_ascii=_ascii_json()))
         return
     for a, b in q.corrections:
         typer.echo(f"corrected: {a} → {b}")
@@ -553,7 +553,7 @@ def check(
 
         hold_back(d, earlier(o.conn, session), o.config.gate)
     if json_out:
-        typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=_ascii_json()))
         return
     typer.echo(d.line if d.spoken else f"(silent: {d.route})")
     if explain:
@@ -656,7 +656,7 @@ def hook_install(
         )
     if done.changed:
         typer.echo(f"wrote to {done.path}:")
-        typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=_ascii_json()))
         for old, old_db in zip(done.replaced, done.replaced_dbs):
             typer.echo(f"replaced the entry for {old}")
             kept = _kept_database(old_db, db_path)
@@ -745,7 +745,7 @@ def log_cmd(
         return
     rows = log.latest(o.conn, limit, before)
     if json_out:
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=_ascii_json()))
         return
     if not rows:
         typer.echo("no decisions logged yet" if before is None else f"no decisions logged before {before}")
@@ -806,6 +806,14 @@ def _full_short_help(typer_app: typer.Typer) -> None:
                 text = next((h for h in (group.help, sub.info.help) if isinstance(h, str)), None)
                 group.short_help = first(text)
             _full_short_help(sub)
+
+
+def _ascii_json() -> bool:
+    """True when standard output is not UTF-8 (a Latin-1 terminal, a Windows pipe in cp1252):
+    ``--json`` then escapes every other character (``\\u00e9``), which any JSON reader reads
+    back whole, instead of printing "?" for what the encoding lacks."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return encoding not in ("utf8", "utf8sig")
 
 
 def run() -> None:
@@ -933,7 +941,7 @@ def eval_cmd(
         # the failures first and the headline figures last, where a reader of the tail sees them
         first = ("failures", "by_kind", "stretch", "false_alarm_meter")
         ordered = {k: summary[k] for k in first} | {k: v for k, v in summary.items() if k not in first}
-        typer.echo(json.dumps(ordered, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(ordered, indent=2, ensure_ascii=_ascii_json()))
         return
     _echo(summary_lines(summary))
     typer.echo(_meter_line(reading) if reading else "false-alarm meter: never measured (run notesdb index)")
@@ -959,7 +967,7 @@ def replay_cmd(
     rows = replay(o.conn, o.config.gate, limit)
     summary = replay_summary(rows)
     if json_out:
-        typer.echo(json.dumps({**summary, "decisions": [r.to_json() for r in rows]}, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps({**summary, "decisions": [r.to_json() for r in rows]}, indent=2, ensure_ascii=_ascii_json()))
         return
     if not rows:
         typer.echo("no logged messages to replay (decisions are logged by the hook with their prompt)")
@@ -1044,7 +1052,7 @@ def label_list(
     o = _open(notes, db, config, sync=False, db_only=True)
     rows = unlabelled(o.conn, limit)
     if json_out:
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=_ascii_json()))
         return
     if not rows:
         typer.echo("no unlabelled decisions with a logged message")
@@ -1146,7 +1154,7 @@ def tune_cmd(
         out = rep.to_json()
         out["written"] = str(written) if written else None
         out["plot"] = str(plotted) if plotted else None
-        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=_ascii_json()))
         return
     _echo(tune_lines(rep))
     if plotted:
@@ -1174,7 +1182,7 @@ def datasette_cmd(
     o = _open(notes, db, config)
     o.conn.close()
     if metadata_only:
-        typer.echo(json.dumps(ds.metadata(o.db_path), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(ds.metadata(o.db_path), indent=2, ensure_ascii=_ascii_json()))
         return
     raise typer.Exit(ds.serve(o.db_path, ctx.args))
 
@@ -1209,7 +1217,7 @@ def doctor_cmd(
         return
     checked = report.checked  # no hook installed and no folder named: "healthy" would mislead
     if json_out:
-        typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=_ascii_json()))
     else:
         for c in report.checks:
             typer.echo(f"{c.status:<8} {c.name}: {c.detail}")

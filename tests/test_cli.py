@@ -822,3 +822,18 @@ def test_a_terminal_that_cannot_show_a_character_gets_a_question_mark(tmp_path: 
                         "--db", str(tmp_path / "n.db")], capture_output=True, env=env, timeout=60)  # fmt: skip
     assert (p.returncode, p.stderr) == (0, b""), p.stderr
     assert b"Descaling ? citric acid" in p.stdout and p.stdout.startswith(b"Notes that may cover this:")
+
+
+def test_json_on_a_stream_that_is_not_utf8_escapes_what_it_cannot_show(tmp_path: Path) -> None:
+    """--json to a Latin-1 (or cp1252) stream: characters the encoding lacks are JSON escapes,
+    read back whole, not "?" (which no reader can undo)."""
+    vault = tmp_path / "notes"
+    vault.mkdir()
+    (vault / "café.md").write_text("# Café \u2014 menu\n\nCroissants, 日本 tea.\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="latin-1")
+    p = subprocess.run([str(NOTESDB_EXE), "search", "croissants", "--json", "--notes", str(vault),
+                        "--db", str(tmp_path / "n.db")], capture_output=True, env=env, timeout=60)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert b"?" not in p.stdout and b"\\u2014" in p.stdout
+    [hit] = json.loads(p.stdout.decode("latin-1"))["results"]
+    assert (hit["path"], hit["title"]) == ("café.md", "Café \u2014 menu")
