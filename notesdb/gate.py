@@ -635,15 +635,16 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
     return route, named
 
 
-def _off_title_why(top: Candidate, ahead: float, s: Settings) -> list[str]:
-    """Why :func:`off_title` silences the top note and :func:`many_words` does not let it past."""
+def _off_title_why(top: Candidate, ahead: float, s: Settings, lead_in: str) -> list[str]:
+    """Why :func:`off_title` silences the top note and :func:`many_words` does not let it past,
+    the first line starting with ``lead_in`` ("but", "and")."""
     share = title_share(top) or 0.0
     need = many_words_lead(_words(top, s), s)
     return [
-        f"off the note's subject: the message holds {share:.2f} < {s.title_share} of the words of its "
+        f"{lead_in} off the note's subject: the message holds {share:.2f} < {s.title_share} of the words of its "
         f"title, file name or aliases ({'; '.join(', '.join(ws) for ws in title_words(top))}) and the note "
         f"holds {top.held:.2f} < {s.title_held} of the message",
-        f"not let past for its words: it holds {_words(top, s)} of the message's words, "
+        f"not let past for its words: it holds {_words(top, s)} of the message's words bringing >= {s.word_evidence} each, "
         + (f"but leads {ahead:.2f}x < {need:.2f}x" if need is not None
            else f"fewer than {s.off_title_words}" if s.off_title_words else "and the waiver is off (off_title_words 0)"),
     ]
@@ -730,14 +731,14 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         return d
     if route == Route.OFF_TITLE:
         met = _route_met(ranking, s)
-        d.reasons.append(f"thresholds met by {_spoke_why(met, top, second, ahead, gap, rare, s, cands[1:])}, but")
-        d.reasons.extend(_off_title_why(top, ahead, s))
+        d.reasons.append(f"thresholds met by {_spoke_why(met, top, second, ahead, gap, rare, s, cands[1:])}")
+        d.reasons.extend(_off_title_why(top, ahead, s, "but"))
         return d
     if route == Route.WEAK:
         needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s, cands[1:])]
         d.reasons.append("no route: " + "; ".join(needs))
         if off_title(top, s) and not many_words(top, ahead, s):
-            d.reasons.extend(["and, were one met, it would be silent:"] + _off_title_why(top, ahead, s))
+            d.reasons.extend(_off_title_why(top, ahead, s, "and"))
         return d
     d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s, cands[1:]))
     if off_title(top, s):  # so many_words let it past

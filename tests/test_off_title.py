@@ -128,9 +128,9 @@ def test_a_note_the_message_neither_names_nor_mostly_matches_is_not_named() -> N
     assert (d.spoken, d.route) == (False, "off-title")
     assert d.reasons[-3].startswith("thresholds met by strong: evidence ")  # what it is silent despite
     assert d.reasons[-2:] == [
-        "off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or aliases "
+        "but off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or aliases "
         "(css, container, queries) and the note holds 0.55 < 0.6 of the message",
-        "not let past for its words: it holds 3 of the message's words, fewer than 12",
+        "not let past for its words: it holds 3 of the message's words bringing >= 0.5 each, fewer than 12",
     ]
     # the same evidence with two of the three title words named: it speaks
     named = _cand("CSS container queries", [_hit("css", 2.0, "title"), _hit("container", 1.0, "title"),
@@ -230,11 +230,11 @@ def test_a_paste_sharing_many_words_with_one_note_is_about_it(tmp_path: Path) ->
         # the waiver off, the same message is off the note's subject
         off = decide(c, PASTE, replace(s, off_title_words=0))
         assert (off.spoken, off.route) == (False, "off-title")
-        assert off.reasons[-1] == "not let past for its words: it holds 10 of the message's words, and the waiver is off (off_title_words 0)"
+        assert off.reasons[-1] == "not let past for its words: it holds 10 of the message's words bringing >= 0.5 each, and the waiver is off (off_title_words 0)"
         # more words than the note shares with it: not let past
         assert decide(c, PASTE, replace(s, off_title_words=13)).route == "off-title"
         assert decide(c, PASTE, replace(s, off_title_words=10)).route == "strong"
         # without the larger lead over the second note (2.58x here), not let past either
         short = decide(c, PASTE, replace(s, strong_held_lead=2.6))
         assert short.route == "off-title"
-        assert short.reasons[-1] == "not let past for its words: it holds 10 of the message's words, but leads 2.58x < 2.60x"
+        assert short.reasons[-1] == "not let past for its words: it holds 10 of the message's words bringing >= 0.5 each, but leads 2.58x < 2.60x"

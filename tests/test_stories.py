@@ -136,8 +136,7 @@ def test_explain_shows_the_reason_for_silence(indexed: tuple[Path, Path]) -> Non
     # no route's thresholds are met (weak), and the explanation says it would be off-title too
     assert out.stdout.startswith("(silent: weak)")
     assert (
-        "and, were one met, it would be silent:\n"
-        "  off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or "
+        "  and off the note's subject: the message holds 0.33 < 0.5 of the words of its title, file name or "
         "aliases (shield, tv, recovery) and the note holds 0.20 < 0.6 of the message"
     ) in out.stdout
     # the tokmeter note is named by its file name (its title is "Token usage monitor"), a word
