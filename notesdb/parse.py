@@ -34,7 +34,7 @@ from markdown_it import MarkdownIt
 from notesdb.links import targets as link_targets
 from notesdb.text import FORMAT_CLASS
 
-__all__ = ["MAX_NOTE_BYTES", "Note", "parse_note"]
+__all__ = ["MAX_NOTE_BYTES", "Note", "parse_note", "as_utf8"]
 
 #: Bytes of a note indexed at most; the rest is reported, not indexed. Indexing costs about 1 ms
 #: per KiB of prose and up to 3.5 ms per KiB of text whose every word is new (2 shared cores),
@@ -178,14 +178,22 @@ def parse_note(path: str, data: bytes) -> Note:
         return _empty_note(path, [_problem("could not parse note: ", exc)])
 
 
+def as_utf8(data: bytes) -> bytes:
+    """A file's bytes as UTF-8: UTF-16 with its byte order mark (Windows PowerShell 5's ``>``,
+    Notepad's "Unicode"), whose every other byte of ASCII text is a NUL and would read as a
+    binary file, is decoded (a last odd byte, cut by a read limit, is left out); any other bytes
+    are returned as they are."""
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        even = data[: len(data) - len(data) % 2]
+        return even.decode("utf-16", "replace").encode("utf-8")
+    return data
+
+
 def _parse(path: str, data: bytes) -> Note:
     data = bytes(data)
     problems: list[str] = []
 
-    # UTF-16 with its byte order mark (Windows PowerShell 5's ">" and Notepad's "Unicode"):
-    # every other byte of ASCII text is a NUL, so it would read as binary
-    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        data = data[: 2 * MAX_NOTE_BYTES].decode("utf-16", "replace").encode("utf-8")
+    data = as_utf8(data)
 
     # NUL bytes after the text only (a file preallocated or padded by a sync tool): the text
     # before them is the note; a NUL inside the text makes it binary

@@ -179,7 +179,9 @@ def read_note(place: Place, path: str) -> str:
             data = f.read(MAX_READ_CHARS * 4)
     except OSError as e:
         raise NotesdbError(f"cannot read {path!r}: {e.strerror}") from None
-    text = data.decode("utf-8", "replace")
+    from notesdb.parse import as_utf8
+
+    text = as_utf8(data).decode("utf-8", "replace")
     if len(text) > MAX_READ_CHARS:
         text = text[:MAX_READ_CHARS] + "\n[... cut at 1 MiB]"
     return text

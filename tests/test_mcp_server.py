@@ -244,3 +244,16 @@ def test_mcp_without_the_sdk_installed_says_how_to_get_it(tmp_path: Path) -> Non
         "Error: the MCP server needs the mcp package: install the mcp extra: pip install -e '.[mcp]' in a checkout "
         "of notesdb, or pipx install --force '/path/to/notesdb[mcp]'"
     )
+
+
+def test_read_note_reads_a_note_saved_as_utf16(indexed: tuple[Path, Path]) -> None:
+    """A note PowerShell 5 wrote (UTF-16 LE with its BOM) is indexed as text, and read_note
+    returns its text too, not every other byte a NUL."""
+    from notesdb.server import Place, read_note, search_notes
+
+    vault, db = indexed
+    text_ = "# Pond pump\n\nClean the filter every spring.\n"
+    (vault / "home" / "pond.md").write_bytes(text_.encode("utf-16"))
+    place = Place(notes=str(vault), db=str(db))
+    assert search_notes(place, "pond pump", 1)["results"][0]["path"] == "home/pond.md"
+    assert read_note(place, "home/pond.md") == text_
