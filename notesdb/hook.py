@@ -208,7 +208,8 @@ def _unreadable(e: BaseException) -> bool:
     A valid database notesdb cannot use (busy, read-only, another program's tables, newer
     schema) is never moved by the hook."""
     text = str(e).lower()
-    return any(w in text for w in ("file is not a database", "malformed", "disk image"))
+    # "vtable constructor failed": FTS5 cannot read its own tables (a damaged notes_fts_data page)
+    return any(w in text for w in ("file is not a database", "malformed", "disk image", "vtable constructor failed"))
 
 
 def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connection, bool]":

@@ -1319,3 +1319,17 @@ def test_a_full_disk_while_filling_the_rare_english_table_is_not_swallowed(index
     conn.execute("PRAGMA max_page_count = 4294967294")
     assert fill_english_rare(conn) > 0  # with room again
     conn.close()
+
+
+def test_a_damaged_full_text_index_is_moved_aside_by_the_hook(indexed: tuple[Path, Path]) -> None:
+    """A damaged page of FTS5's own table ("vtable constructor failed") left every hook call
+    silent for good, each logged to hook-errors.jsonl: it is damage like a malformed page, so
+    the hook moves the file aside (kept) and the next message is answered from a new index."""
+    vault, db = indexed
+    _damage_table(db, "notes_fts_data")
+    proc, line = hook(vault, db, event(COVERED_MESSAGE))
+    assert line is None
+    [aside] = sorted(db.parent.glob(db.name + ".damaged-*"))
+    assert f"vtable constructor failed: notes_fts: moved it aside to {aside.name}" in (db.parent / "hook-errors.jsonl").read_text()
+    proc, line = hook(vault, db, event(COVERED_MESSAGE, session="s-2"))
+    assert line is not None and COVERED_NOTE in line
