@@ -377,7 +377,11 @@ def candidate_prefixes(token: str, wide: bool = True) -> set[str]:
     letter typed in), and with ``wide`` its first two with a letter a-z between them (a second
     letter left out: "shrodinger" for schrodinger)."""
     narrow = {token[:2], token[1] + token[0], token[0] + token[2]}
-    return narrow | {token[0] + c + token[1] for c in _LETTERS} if wide else narrow
+    if not wide:
+        return narrow
+    # a three-letter beginning inside a two-letter one already asked for ("sei" inside "se" for
+    # "sield") would be the same words looked up twice
+    return narrow | {p for c in _LETTERS if (p := token[0] + c + token[1])[:2] not in narrow}
 
 
 
