@@ -193,6 +193,12 @@ def _parse(path: str, data: bytes) -> Note:
     data = bytes(data)
     problems: list[str] = []
 
+    # a UTF-16 note's first 256 KiB of bytes are read (half as many characters of ASCII text):
+    # the reader stops there, so what lies beyond is reported like any note's rest
+    cut = data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) and len(data) > MAX_NOTE_BYTES
+    if cut:
+        data = data[:MAX_NOTE_BYTES]
+        problems.append(_P_TOO_LARGE)
     data = as_utf8(data)
 
     # NUL bytes after the text only (a file preallocated or padded by a sync tool): the text
@@ -202,9 +208,10 @@ def _parse(path: str, data: bytes) -> Note:
         return _empty_note(path, [_P_BINARY])
 
     truncated = len(data) > MAX_NOTE_BYTES
-    if truncated:
+    if truncated:  # 256 KiB of UTF-16 can be 384 KiB of UTF-8 (CJK text)
         data = data[:MAX_NOTE_BYTES]
-        problems.append(_P_TOO_LARGE)
+        if not cut:
+            problems.append(_P_TOO_LARGE)
 
     text, valid = _decode(data, final=not truncated)
     if not valid:

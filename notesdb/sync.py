@@ -166,7 +166,10 @@ def walk_notes(
         folder, prefix, linked = stack.pop()
         try:
             st = os.stat(folder)
-        except OSError:
+        except OSError as e:
+            if prefix:  # the root's own problem is folder_problem's; a path too long (over
+                # PATH_MAX, ENAMETOOLONG) or a folder gone since its parent was listed is named
+                left_out(prefix.rstrip("/"), f"folder cannot be read: {e.strerror or e}")
             continue
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:

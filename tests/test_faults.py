@@ -256,6 +256,33 @@ def bad_folder(root: Path) -> dict[str, str]:
     return expect
 
 
+def test_a_folder_whose_path_is_too_long_is_named_not_skipped_in_silence(tmp_path: Path) -> None:
+    """Folders nested past PATH_MAX (4,096 bytes on Linux) cannot be opened by their path
+    (ENAMETOOLONG): their notes were left out with no problem line."""
+    notes, db = tmp_path / "notes", tmp_path / "notes.db"
+    notes.mkdir()
+    (notes / "top.md").write_text("# Top note\n\nquokka\n")
+    fd = os.open(notes, os.O_RDONLY)
+    try:
+        for i in range(18):  # 18 folders of 243 bytes: 4,374 bytes below the notes folder
+            name = f"d{i:02d}" + "x" * 240
+            os.mkdir(name, dir_fd=fd)
+            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        with open(os.open("deep.md", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as f:
+            f.write("# Deep note\n\nwalrus\n")
+    finally:
+        os.close(fd)
+    proc = run("index", "--notes", notes, "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    problems = [ln for ln in proc.stdout.decode().splitlines() if ln.startswith("problem: ")]
+    assert len(problems) == 1, problems
+    assert problems[0].endswith(": folder cannot be read: File name too long"), problems[0][-80:]
+    assert problems[0].startswith("problem: d00" + "x" * 240 + "/d01")
+    assert [r[0] for r in sqlite3.connect(db).execute("SELECT path FROM notes")] == ["top.md"]
+
+
 def test_index_reports_each_bad_note_once_and_indexes_the_rest(tmp_path: Path) -> None:
     notes, db = tmp_path / "notes", tmp_path / "data" / "notes.db"
     notes.mkdir()

@@ -790,3 +790,16 @@ def test_a_note_saved_as_utf16_with_its_byte_order_mark_is_read(encoding: str) -
     note = parse_note("recipes.md", bom + text.encode(encoding))
     assert (note.title, note.desc, note.problems) == ("Winter recipes", "Grünkohl mit Pinkel", [])
     assert "Kale, sausage, oats." in note.body
+
+
+def test_a_utf16_note_cut_by_the_read_limit_says_so() -> None:
+    """A UTF-16 note of more than 128 Ki ASCII characters fills the 256 KiB read limit: its text
+    after that was left out without a word (its UTF-8 form is only 128 KiB)."""
+    body = "".join(f"line {i} of the long log\n" for i in range(12_000))  # about 300,000 characters
+    data = codecs.BOM_UTF16_LE + f"# Long log\n\n{body}".encode("utf-16-le")
+    note = parse_note("log.md", data[: 256 * 1024 + 1])  # what the reader hands the parser
+    assert note.problems == ["larger than 256 KiB: only the first 256 KiB is indexed"]
+    assert note.title == "Long log"
+    assert "line 5000 of the long log" in note.body and "line 11000 " not in note.body
+    small = codecs.BOM_UTF16_LE + "# Short\n\nA few words.\n".encode("utf-16-le")
+    assert parse_note("short.md", small).problems == []
