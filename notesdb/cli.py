@@ -305,13 +305,14 @@ def index(
         conn = None
         try:
             conn = open_db(_in_use(db_path), busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
-            from notesdb.db import missing_tables
+            from notesdb.db import missing_tables, probe_tables
 
             # dropped by hand or by another program: rebuilt, its log copied back; english_rare
             # only guards corrections, and every command works without it (doctor names it)
             lost = [t for t in missing_tables(conn) if t != "english_rare"]
             if lost:
                 raise DatabaseDamaged(f"tables are missing: {', '.join(lost)}")
+            probe_tables(conn)  # a damaged table's root page: rebuilt, not reported in line
             if rebuild:  # in place: the file, and the decisions log in it, stay
                 stats = _rebuild_in_place_with_progress(conn, folder, conf.skip)
             else:

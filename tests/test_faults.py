@@ -1328,6 +1328,30 @@ def test_index_rebuilds_a_database_missing_a_table_and_keeps_its_log(indexed: tu
     assert len(rows(db)) == 1
 
 
+def test_index_rebuilds_a_database_whose_notes_table_is_damaged(indexed: tuple[Path, Path]) -> None:
+    """The notes table's root page overwritten: 'check' says "run 'notesdb doctor --repair' or
+    'notesdb index'", but index, with no note changed, read nothing of that table and reported
+    success over it, so the advice went round in a circle."""
+    vault, db = indexed
+    hook(vault, db, event(COVERED_MESSAGE))
+    conn = sqlite3.connect(db)
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'notes'").fetchone()[0]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as f:
+        f.seek((root - 1) * size)
+        f.write(b"\xff" * size)
+    damaged = run("check", COVERED_MESSAGE, "--notes", vault, "--db", db)
+    assert damaged.returncode == 1 and b"notesdb index" in damaged.stderr, damaged.stderr
+    proc = run("index", "--notes", vault, "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(b"The database could not be read; moved it aside to "), proc.stdout
+    assert b"and copied back its 1 logged decisions." in proc.stdout, proc.stdout
+    found = run("search", "worcester", "--notes", vault, "--db", db)
+    assert found.returncode == 0 and COVERED_NOTE.encode() in found.stdout
+    assert len(rows(db)) == 1
+
+
 def test_a_full_disk_while_filling_the_rare_english_table_is_not_swallowed(indexed: tuple[Path, Path]) -> None:
     """SQLite's "database or disk is full" while ``english_rare`` is filled reaches the command
     (which says "free some space"); before, index reported success over a half-filled table."""
