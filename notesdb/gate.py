@@ -413,12 +413,7 @@ def full_name(cand: Candidate, others: list[Candidate], settings: Settings) -> s
     :returns: the name as written, or None
     """
     n = settings.full_name_words
-    whole = [name for name, ws, share in _held_names(cand) if len(ws) >= n and share >= 1.0]
-    # each word typed as it is (or another form, two letters swapped, a long prefix:
-    # :func:`_typed_whole`) and counting as a matched word: "aaa" expanded into "aaaudit" does not
-    # name ``aa-audit.md``, nor do "go" and "get", everyday words, name ``go-get.md``
-    typed = [h for h in cand.hits if h.place == "title" and h.evidence >= settings.word_evidence and _typed_whole(h)]
-    whole = [name for name in whole if _held_as_typed(name, typed)]
+    whole = _typed_names(cand, [name for name, ws, share in _held_names(cand) if len(ws) >= n and share >= 1.0], settings)
     if not whole:
         return None
     for other in others:
@@ -896,6 +891,22 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
     return out
 
 
+def _typed_names(cand: Candidate, names: list[str], settings: Settings) -> list[str]:
+    """The ``names`` of the note whose every subject word the message holds typed as it is (or
+    another form, two letters swapped, a long prefix: :func:`_typed_whole`), at least
+    ``full_name_words`` of them counting as matched words (``word_evidence``): "aaa" expanded
+    into "aaaudit" does not name ``aa-audit.md``, nor do "go" and "get", everyday words, name
+    ``go-get.md``; "SQLite VACUUM: database or disk is full" is named though "database" and
+    "full" weigh little in a folder of programming notes."""
+    typed = [h for h in cand.hits if h.place == "title" and h.evidence > 0 and _typed_whole(h)]
+    heavy = {h.word for h in typed if h.evidence >= settings.word_evidence}
+    need = settings.full_name_words
+    return [
+        name for name in names
+        if _held_as_typed(name, typed) and sum(1 for w in _subject_words(name) if w in heavy) >= need
+    ]
+
+
 def _held_as_typed(name: str, hits: list[Hit]) -> bool:
     """True when ``hits`` hold every subject word of ``name``, a joined pair counting for both."""
     found = {h.word for h in hits}
@@ -912,10 +923,9 @@ def _no_full_name(top: Candidate, others: list[Candidate], s: Settings) -> str:
     whole = [name for name, ws, share in _held_names(top) if len(ws) >= n and share >= 1.0]
     if not whole:
         return f"the message holds no name of the note of {n} or more words whole"
-    typed = [h for h in top.hits if h.place == "title" and h.evidence >= s.word_evidence and _typed_whole(h)]
-    if not any(_held_as_typed(name, typed) for name in whole):
-        return (f"the message holds the note's name '{whole[0]}' only through a correction, a short prefix "
-                f"or a word of weight < {s.word_evidence}")
+    if not _typed_names(top, whole, s):
+        return (f"the message holds the note's name '{whole[0]}' only through a correction or a short prefix, "
+                f"or with fewer than {n} of its words of weight >= {s.word_evidence}")
     rival = next(o for o in others if any(len(ws) >= n and share >= 1.0 for _, ws, share in _held_names(o)))
     return f"the message also holds a whole name of {rival.path}"
 

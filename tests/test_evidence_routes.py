@@ -265,3 +265,35 @@ def test_full_name_route_needs_one_clear_whole_name(full: sqlite3.Connection, me
     top, others = r.candidates[0], r.candidates[1:]
     assert full_name(top, others, Settings()) is None
     assert _no_full_name(top, others, Settings()).startswith(reason)
+
+
+VACUUM_NOTES = dict(FILLER)
+VACUUM_NOTES.update(
+    {
+        "til/sqlite/vacuum-disk-full.md": "# SQLite VACUUM: database or disk is full\n\nVACUUM writes a copy "
+        "of the database to the temp folder first; point SQLITE_TMPDIR at a disk with room.\n",
+        **{
+            f"til/db/note-{i}.md": f"# {topic}\n\nThe database table was full of rows; the disk held the database.\n"
+            for i, topic in enumerate(("Postgres indexes", "MySQL replication", "Redis keys", "DuckDB parquet",
+                                       "Mongo shards", "Database backups", "Full-text search", "Disk quotas"))
+        },
+    }
+)
+
+
+def test_a_whole_name_with_light_words_is_named(tmp_path: Path) -> None:
+    """Every word of "SQLite VACUUM: database or disk is full" is in the pasted error, but
+    "database", "disk" and "full" are in most notes of the folder and weigh < 0.5: the name
+    was refused for them, though "sqlite" and "vacuum" name it."""
+    from notesdb.decide import decide_with_ranking
+    from notesdb.gate import full_name
+
+    message = "running VACUUM on the sqlite file: sqlite3.OperationalError: database or disk is full"
+    with indexed_connection(tmp_path, VACUUM_NOTES) as conn:
+        d, r = decide_with_ranking(conn, message, Settings())
+        assert r is not None
+        top = r.candidates[0]
+        light = sorted(h.word for h in top.hits if h.place == "title" and h.evidence < Settings().word_evidence)
+        assert top.path == "til/sqlite/vacuum-disk-full.md" and light, light
+        assert full_name(top, r.candidates[1:], Settings()) == "SQLite VACUUM: database or disk is full"
+        assert d.spoken and d.notes[0] == "til/sqlite/vacuum-disk-full.md"
