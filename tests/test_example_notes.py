@@ -76,3 +76,32 @@ def test_chit_chat_on_the_example_notes_stays_silent(example_db: tuple[Path, Pat
     for about in (False, True):
         d = check(example_db, message, about=about)
         assert d["spoken"] is False and d["notes"] == [], d["reasons"]
+
+
+def test_the_readme_shows_what_its_first_command_prints(tmp_path: Path) -> None:
+    """The first command of README.md (index the example notes, then check two messages) prints
+    what the README shows under it, timings and the checkout's path aside: the first output a
+    new user compares."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Run it on the example notes", 1)[1]
+    blocks = re.findall(r"```\n(.*?)```", section, flags=re.S)
+    command, shown = blocks[0].strip(), blocks[1]
+    steps = [shlex.split(part) for part in command.split(" && ")]
+    checks = [step[1:] for step in steps if step[0] == ".venv/bin/notesdb" and step[1] in ("index", "check")]
+    assert [c[0] for c in checks] == ["index", "check", "check"], checks
+    notes = tmp_path / "examples" / "notes"
+    shutil.copytree(EXAMPLES, notes)
+    out = ""
+    for args in checks:
+        done = subprocess.run([str(NOTESDB_EXE), *args], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        out += done.stdout
+
+    def plain(text: str) -> str:
+        text = re.sub(r"\(\d+ ms\)|\d+ ms\)", "(N ms)", text)
+        return text.replace(str(notes), "NOTES").replace("/home/you/notesdb/examples/notes", "NOTES")
+
+    assert plain(out) == plain(shown)
