@@ -934,10 +934,10 @@ def eval_cmd(
     o = _open(notes, db, config, progress=True)
     _meaning(o)
     summary, _ = evaluate(o.conn, loaded, o.config.gate)
-    from notesdb.meter import stored
+    from notesdb.meter import current
 
-    reading = stored(o.conn)
-    summary["false_alarm_meter"] = asdict(reading) if reading else None
+    reading, _ = current(o.conn, o.config.gate)  # measured again when the settings changed
+    summary["false_alarm_meter"] = asdict(reading)
     if json_out:
         # the failures first and the headline figures last, where a reader of the tail sees them
         first = ("failures", "by_kind", "stretch", "false_alarm_meter")
@@ -945,7 +945,7 @@ def eval_cmd(
         typer.echo(json.dumps(ordered, indent=2, ensure_ascii=_ascii_json()))
         return
     _echo(summary_lines(summary))
-    typer.echo(_meter_line(reading) if reading else "false-alarm meter: never measured (run notesdb index)")
+    typer.echo(_meter_line(reading))
 
 
 # --- review and tuning on the user's own messages: replay, label, tune ---------------------
@@ -1211,7 +1211,7 @@ def doctor_cmd(
             folder = cfg.resolve_notes(notes)
             report = diagnose(
                 folder, _in_use(cfg.resolve_db(db, folder)), skip=conf.skip, repair=repair,
-                config=(cfg.config_path(config), config_problem),
+                config=(cfg.config_path(config), config_problem), gate=conf.gate,
             )  # fmt: skip
     except NotesdbError as e:
         fail(str(e))

@@ -44,6 +44,7 @@ from notesdb.db import (
 )
 from notesdb.sync import DEFAULT_SKIP, SyncStats, folder_problem, rebuild_index, stored_problems, sync, walk_notes
 from notesdb.vocab import english_rare_filled, fill_english_rare, rebuild_vocab
+from notesdb.settings import Settings
 
 __all__ = ["Check", "Report", "diagnose", "diagnose_hooks", "check_hooks", "side_files"]
 
@@ -154,6 +155,7 @@ def diagnose(
     repair: bool = False,
     config: tuple[Path, str] | None = None,
     hooks: bool = True,
+    gate: Settings | None = None,
 ) -> Report:
     """Check the database at ``db_path`` against the notes folder ``notes``.
 
@@ -162,6 +164,8 @@ def diagnose(
     :param config: the config file the hook reads and why it cannot be used (``""`` when it
         can), or None to leave the config out
     :param hooks: also check every assistant's notesdb hook entries (:func:`check_hooks`)
+    :param gate: the gate's settings (the config file's): the false-alarm meter stored for
+        other settings is measured again for these; None leaves the stored reading as it is
     :returns: the checks; ``Report.healthy`` is False when one is left failing
     A notes folder that is missing, a file or unreadable is reported (with what to do) and the
     checks that need it skipped.
@@ -202,7 +206,7 @@ def diagnose(
             _check_fts(report, conn, repair)
             _check_vocab(report, conn, repair)
             _check_log(report, conn, db_path, repair)
-            _check_meter(report, conn)
+            _check_meter(report, conn, gate)
         else:
             _check_hook_errors(report, db_path, None, repair)
         if not report.foreign:
@@ -216,17 +220,27 @@ def diagnose(
     return report
 
 
-def _check_meter(report: Report, conn: sqlite3.Connection) -> None:
-    """The false-alarm meter stored at the last ``notesdb index`` (``notesdb.meter``)."""
-    from notesdb.meter import WARN_SHARE, stored
+def _check_meter(report: Report, conn: sqlite3.Connection, gate: Settings | None = None) -> None:
+    """The false-alarm meter (``notesdb.meter``): the reading stored at the last ``notesdb
+    index``, or, when ``gate`` is given and the reading was taken with other settings or
+    another number of notes, one measured now (``meter.current``)."""
+    from notesdb.meter import WARN_SHARE, current, stored
 
-    r = stored(conn)
+    now = False
+    try:
+        r, now = current(conn, gate) if gate is not None else (stored(conn), False)
+    except sqlite3.Error as e:  # a database that cannot be written (read-only, full disk)
+        r = stored(conn)
+        if r is not None:
+            report.add("false alarms", WARNING, f"the stored reading may be of other settings and could not be "
+                       f"measured again ({e})")
+            return
     if r is None:
         report.add("false alarms", WARNING, "never measured: run 'notesdb index'")
         return
     detail = (
         f"would speak on {r.spoken} of {r.messages} generic messages ({r.share:.1%}) "
-        f"with {r.notes} notes"
+        f"with {r.notes} notes" + (" (measured now: the settings or the notes changed since the last)" if now else "")
     )
     if r.warn:
         examples = "; ".join(repr(e) for e in r.examples[:3])

@@ -23,7 +23,7 @@ from notesdb.settings import Settings
 
 __all__ = [
     "META_KEY", "BASIS_KEY", "WARN_SHARE", "SAMPLE", "BUDGET_S", "Reading", "generic_messages", "measure",
-    "store", "stored", "still_valid",
+    "store", "stored", "still_valid", "current",
 ]
 
 #: Key of the stored reading in the ``meta`` table (a JSON object, :class:`Reading`).
@@ -142,6 +142,24 @@ def still_valid(conn: sqlite3.Connection, settings: Settings | None = None) -> R
     if row is None or row[0] != basis(settings) or reading.notes != n:
         return None
     return reading
+
+
+def current(conn: sqlite3.Connection, settings: Settings | None = None) -> tuple[Reading, bool]:
+    """The reading for the gate's settings now: the stored one when it was measured with the
+    same settings, notesdb version and number of notes (:func:`still_valid`), else a new one,
+    measured now (0.3-10 s, :func:`measure`) and stored in its place. ``eval`` and ``doctor``
+    show this one: after the config file changes (``tune --write``), the stored reading is
+    that of settings no longer in use.
+
+    :returns: ``(reading, measured_now)``
+    """
+    reading = still_valid(conn, settings)
+    if reading is not None:
+        return reading, False
+    reading = measure(conn, settings)
+    store(conn, reading, settings)
+    conn.commit()
+    return reading, True
 
 
 def stored(conn: sqlite3.Connection) -> Reading | None:

@@ -837,3 +837,27 @@ def test_json_on_a_stream_that_is_not_utf8_escapes_what_it_cannot_show(tmp_path:
     assert b"?" not in p.stdout and b"\\u2014" in p.stdout
     [hit] = json.loads(p.stdout.decode("latin-1"))["results"]
     assert (hit["path"], hit["title"]) == ("café.md", "Café \u2014 menu")
+
+
+def test_eval_and_doctor_show_the_meter_of_the_settings_in_use(vault: Path, db_path: Path, tmp_path: Path) -> None:
+    """After the config file changes (``tune --write``), eval and doctor showed the reading
+    stored for the old settings; they measure it again for the settings in use."""
+    args = ["--notes", str(vault), "--db", str(db_path)]
+    assert invoke("index", *args).exit_code == 0
+    stored = sqlite3.connect(db_path).execute("SELECT value FROM meta WHERE key = 'false_alarm_meter'").fetchone()[0]
+    default_spoken = json.loads(stored)["spoken"]
+    loose = tmp_path / "loose.toml"
+    loose.write_text("[gate]\nstrong_evidence = 0.5\nstrong_coverage = 0.05\nstrong_words = 1\n", encoding="utf-8")
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"id": "a", "message": "thanks", "expect": [], "kind": "quiet-chat"}\n', encoding="utf-8")
+    r = invoke("eval", str(cases), *args, "--config", str(loose), "--json")
+    assert r.exit_code == 0, r.output
+    loose_spoken = json.loads(r.stdout)["false_alarm_meter"]["spoken"]
+    assert loose_spoken > default_spoken
+    r = invoke("doctor", *args)  # back to the defaults: doctor measures them again
+    line = next(ln for ln in r.stdout.splitlines() if "false alarms:" in ln)
+    assert f"would speak on {default_spoken} of 510 generic messages" in line, line
+    assert line.endswith("(measured now: the settings or the notes changed since the last)"), line
+    r = invoke("doctor", *args)
+    line = next(ln for ln in r.stdout.splitlines() if "false alarms:" in ln)
+    assert f"would speak on {default_spoken} of 510" in line and "measured now" not in line, line  # stored now
