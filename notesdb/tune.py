@@ -329,19 +329,20 @@ def features(ranked: list[Ranked]) -> dict[str, Any]:
     out). ``stretch-*`` cases are left out.
 
     :returns: ``{"real": {"coverage": [..], "evidence": [..], "lead": [..]}, "noise": {...},
-        "unreachable": covered cases whose top candidate is not expected}``
+        "unreachable": covered cases whose top candidate is not expected, "unreachable_cases":
+        those cases as ``{"id": str, "top": note path or None}``, in the cases' order}``
     """
     out: dict[str, Any] = {
         g: {"coverage": [], "evidence": [], "lead": []} for g in ("real", "noise")
     }
-    unreachable = 0
+    unreachable: list[dict[str, str | None]] = []
     for r in ranked:
         if r.case.stretch:
             continue
         cands = r.ranking.candidates if r.ranking is not None else []
         if r.case.covered:
             if not cands or cands[0].path not in r.case.expect:
-                unreachable += 1
+                unreachable.append({"id": r.case.id, "top": cands[0].path if cands else None})
                 continue
             group = out["real"]
         else:
@@ -355,7 +356,8 @@ def features(ranked: list[Ranked]) -> dict[str, Any]:
         group["coverage"].append(top.coverage)
         group["evidence"].append(top.evidence)
         group["lead"].append(lead(top, second))
-    out["unreachable"] = unreachable
+    out["unreachable"] = len(unreachable)
+    out["unreachable_cases"] = unreachable
     return out
 
 
@@ -437,6 +439,7 @@ class TuneReport:
             ],
             "distributions": dist,
             "unreachable": self.features["unreachable"],
+            "unreachable_cases": self.features["unreachable_cases"],
             "rank_ms": round(self.rank_ms, 1),
             "judge_ms": round(self.judge_ms, 1),
         }

@@ -365,6 +365,11 @@ def test_tune_chooses_and_writes_a_config_load_config_reads(tiny: dict[str, Path
     assert r.exit_code == 0
     for words in ("top coverage", "Pareto front", "chosen (no setting reaches", "p50", "# real, = noise"):
         assert words in r.stdout
+    # the covered cases no threshold can make hits are named, not only counted
+    assert out["unreachable"] == 2
+    assert out["unreachable_cases"] == [{"id": "c05", "top": "kitchen/neapolitan-pizza.md"}, {"id": "c06", "top": None}]
+    assert ("2 covered cases have an unexpected top candidate (or none): no threshold makes them hits: "
+            "c05 (top: kitchen/neapolitan-pizza.md); c06 (no candidate).") in r.stdout
 
 
 def test_tune_plot_without_matplotlib_is_one_line(tiny: dict[str, Path], tmp_path: Path,
