@@ -458,3 +458,20 @@ def test_skip_patterns_that_leave_no_notes_are_named_not_taken_for_an_unmounted_
     assert str(e.value).endswith(f"but the index has {before}: not removing them; fix the patterns in the config file")
     assert "mounted" not in str(e.value) and "--rebuild" not in str(e.value)
     assert conn.execute("SELECT count(*) FROM notes").fetchone()[0] == before
+
+
+def test_the_lexicon_holds_every_word_folded_as_the_tokenizer_folds_it() -> None:
+    """``lexicon_rows`` takes a shortcut for ASCII words (a new database fills the table before
+    its first answer): its rows are exactly those of folding every word with ``text.words``."""
+    from notesdb import text
+    from notesdb.vocab import LANGUAGES, LEXICON_MIN_ZIPF, _wordfreq_list, lexicon_rows
+
+    slow: dict[tuple[str, str], float] = {}
+    for lang in LANGUAGES:
+        for word, zipf in _wordfreq_list(lang, lowest=LEXICON_MIN_ZIPF):
+            folded = text.words(word)
+            if len(folded) == 1:
+                slow.setdefault((folded[0], lang), round(zipf, 2))
+    rows = lexicon_rows()
+    assert rows == [(w, lang, z) for (w, lang), z in slow.items()]
+    assert len(rows) > 50_000 and ("strasse", "de") in slow and ("ete", "fr") in slow
