@@ -492,12 +492,18 @@ def coined_name(cand: Candidate) -> str | None:
 
 def _typed_whole(h: Hit) -> bool:
     """The hit's word is the message's token as typed, another form of it, its two
-    neighbouring letters swapped, or a prefix of at least four letters and half of it
-    (:func:`coined_name`)."""
+    neighbouring letters swapped, a prefix of at least four letters and half of it
+    (:func:`coined_name`), or a word English knows one edit from the token (a slip in typing
+    it: "descripters" for descriptors). A made-up name one letter from another is another
+    name ("kubectl" is not "kubectx")."""
     if h.how in ("exact", "inflected", "stemmed"):
         return True
     if h.how == "prefix":
         return len(h.token) >= 4 and 2 * len(h.token) >= len(h.word)
+    if h.how == "corrected" and not h.coined:  # a word of a word list (``Alternative.coined``)
+        import jellyfish  # loaded already: the corrections that made this hit used it
+
+        return jellyfish.damerau_levenshtein_distance(h.token, h.word) == 1
     if h.how == "corrected" and len(h.token) == len(h.word):
         diff = [i for i, (a, b) in enumerate(zip(h.token, h.word)) if a != b]
         return len(diff) == 2 and diff[1] == diff[0] + 1 and h.token[diff[0]] == h.word[diff[1]] and h.token[diff[1]] == h.word[diff[0]]

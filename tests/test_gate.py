@@ -446,3 +446,28 @@ def test_coined_name_needs_the_name_as_typed(token: str, how: str, named: bool) 
     # a word some English list holds is never a made-up name
     c.hits = [replace(h, coined=False)]
     assert coined_name(c) is None
+
+
+@pytest.mark.parametrize(
+    "token, word, coined, whole",
+    [
+        # a slip in typing a word English knows (one edit): the name is held whole
+        ("descripters", "descriptors", False, True),  # a letter for another
+        ("descriptrs", "descriptors", False, True),  # a letter left out
+        ("descripttors", "descriptors", False, True),  # a letter too many
+        # two edits are a guess, not a slip
+        ("descrptrs", "descriptors", False, False),
+        # a made-up name one letter from another is another name ("kubectl", "kubectx")
+        ("kubectl", "kubectx", True, False),
+    ],
+)
+def test_a_name_typed_with_one_slip_is_held_whole(token: str, word: str, coined: bool, whole: bool) -> None:
+    """'python descripters, how does __get__ get called' names "Python Descriptors" whole: a
+    correction counted only as two swapped letters before."""
+    from notesdb.gate import full_name
+
+    name = hit("python", 1.2, "title")
+    slip = Hit(token=token, word=word, how="corrected", weight=0.7, place="title", doc_freq=1, evidence=2.9, coined=coined)
+    c = cand("python-descriptors.md", [name, slip], 5.0)
+    c.title = f"Python {word.capitalize()}"
+    assert (full_name(c, [cand("other.md", [hit("python", 1.2, "title")], 5.0)], Settings()) == c.title) is whole
