@@ -270,7 +270,8 @@ def sync(
     :param root: the notes folder
     :param deadline: a ``time.monotonic()`` value; parsing stops once it passes, or once the
         write of what is parsed would (``WRITE_S_PER_WORD``; at least one note is parsed while
-        time remains), what is done is committed and ``incomplete`` is set, so the next sync
+        time remains, and up to ``MIN_PARSED`` whatever the time while their write stays under
+        ``MIN_PARSED_WRITE_S``), what is done is committed and ``incomplete`` is set, so the next sync
         continues. Without one, the
         sync also fills the ``english_rare`` table once (``notesdb.vocab.fill_english_rare``)
     :param skip: patterns of folders and files that are not notes (:func:`skipped_by`)
@@ -352,7 +353,11 @@ def sync(
             size = 0
             words = 0  # distinct words of each prepared note, added up: the write's cost
             while done < total and len(prepared) < COMMIT_EVERY and size < BATCH_BYTES:
-                if deadline is not None and time.monotonic() + words * WRITE_S_PER_WORD > deadline:
+                if (
+                    deadline is not None
+                    and time.monotonic() + words * WRITE_S_PER_WORD > deadline
+                    and (done >= MIN_PARSED or words * WRITE_S_PER_WORD > MIN_PARSED_WRITE_S)
+                ):
                     stats.incomplete = True
                     break
                 if progress is not None:
@@ -387,6 +392,14 @@ def sync(
 #: over whole first indexes: 8.3 us a word on the shared personal vault (296 notes), 8.0 on
 #: the til folder (2,448 notes), 14 on notes of 250 KiB of made-up words; 10 us between.
 WRITE_S_PER_WORD: Final = 10e-6
+#: Changed notes a sync with a deadline parses even when the deadline has passed: walking
+#: 20,000 notes or more takes the hook's whole budget (0.47 s for 50,000), and a sync that
+#: parsed nothing then would never take in an edited or new note. A note takes 1-5 ms to parse
+#: and write, so the one or two notes just written count at once.
+MIN_PARSED: Final = 4
+#: Seconds of writing those notes may cost at most past the deadline (``WRITE_S_PER_WORD``):
+#: 5,000 distinct words, a long note; a larger one waits for a call with time to spare.
+MIN_PARSED_WRITE_S: Final = 0.05
 #: Bytes of notes read and parsed before they are written in one transaction.
 BATCH_BYTES: Final = 64 * 1024 * 1024
 #: Segments of the full-text index above which a sync that wrote notes merges them into one.

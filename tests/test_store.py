@@ -362,31 +362,47 @@ def test_file_name_that_is_not_utf8_does_not_stop_the_sync(tmp_path: Path, db_pa
 # --- deadlines ----------------------------------------------------------------
 
 
-def test_past_deadline_indexes_nothing_and_the_next_sync_finishes(vault: Path, db_path: Path) -> None:
+def test_past_deadline_indexes_a_few_notes_and_the_next_sync_finishes(vault: Path, db_path: Path) -> None:
+    """Past its deadline a sync still parses ``MIN_PARSED`` notes: walking 20,000 notes or more
+    takes the hook's whole budget, and a sync that parsed none never caught up."""
+    from notesdb.sync import MIN_PARSED
+
     conn = open_db(db_path)
     stats = sync(conn, vault, deadline=time.monotonic() - 1)
     assert stats.incomplete
-    assert stats.added == []
-    assert stats.pending == 63
-    assert note_count(conn) == 0
+    assert len(stats.added) == MIN_PARSED == 4
+    assert stats.pending == 63 - 4
+    assert note_count(conn) == 4
     stats = sync(conn, vault)
     assert not stats.incomplete
     assert stats.pending == 0
-    assert len(stats.added) == note_count(conn) == 63
+    assert len(stats.added) == 59 and note_count(conn) == 63
 
 
 def test_past_deadline_leaves_changes_for_the_next_sync(synced: tuple[Path, sqlite3.Connection]) -> None:
+    """Past its deadline, more changed notes than ``MIN_PARSED``: those few are taken in, the
+    rest (and the removals, done when the listing is complete) wait for the next sync."""
     vault, conn = synced
-    before = vocab(conn)
-    write(vault / "home" / "bread.md", "# Sourdough\n\nlevain\n")
+    for i in range(6):
+        write(vault / "home" / f"bread-{i}.md", f"# Sourdough {i}\n\nlevain\n")
     (vault / "home" / "boiler-worcester.md").unlink()
     stats = sync(conn, vault, deadline=time.monotonic() - 1)
-    assert stats.incomplete and not stats.changed
-    assert stats.pending == 1
-    assert "home/boiler-worcester.md" in paths(conn)  # nothing removed either
-    assert vocab(conn) == before
+    assert stats.incomplete and len(stats.added) == 4 and stats.removed == []
+    assert stats.pending == 2
+    assert "home/boiler-worcester.md" in paths(conn)  # nothing removed yet
     stats = sync(conn, vault)
-    assert (stats.added, stats.removed, stats.incomplete) == (["home/bread.md"], ["home/boiler-worcester.md"], False)
+    assert (stats.added, stats.removed, stats.incomplete) == (
+        ["home/bread-4.md", "home/bread-5.md"], ["home/boiler-worcester.md"], False)
+
+
+def test_past_deadline_an_edited_note_counts_at_once(synced: tuple[Path, sqlite3.Connection]) -> None:
+    """One note written while the hook's walk alone takes its budget (a folder of 50,000
+    notes): the sync past its deadline takes it in, with the rest of the folder's changes."""
+    vault, conn = synced
+    write(vault / "home" / "bread.md", "# Sourdough\n\nlevain\n")
+    stats = sync(conn, vault, deadline=time.monotonic() - 1)
+    assert (stats.added, stats.incomplete, stats.pending) == (["home/bread.md"], False, 0)
+    assert vocab_row(conn, "levain") == (1,)
 
 
 # --- the file itself ----------------------------------------------------------
