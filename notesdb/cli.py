@@ -1143,6 +1143,12 @@ def tune_cmd(
         loaded += generic_cases()
     o = _open(notes, db, config, progress=True)
     try:
+        # the folder named now and the one the database indexes: neither is written to
+        for folder in dict.fromkeys(f for f in (o.notes, _indexed_root(o.conn)) if f is not None):
+            if write:
+                cfg.refuse_inside_notes(cfg.config_path(config), folder, "the config file")
+            if plot is not None:
+                cfg.refuse_inside_notes(plot, folder, "the plot file")
         rep = tune(o.conn, loaded, o.config.gate)
         plotted = plot_tune(rep, plot) if plot is not None else None
         written = write_gate(config, rep.chosen) if write else None

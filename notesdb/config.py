@@ -132,6 +132,28 @@ def inside_folder(path: str | os.PathLike[str], folder: str | os.PathLike[str]) 
         return False
 
 
+def refuse_inside_notes(path: str | os.PathLike[str], notes: str | os.PathLike[str], what: str) -> None:
+    """Raise :class:`NotesdbError` when writing ``path`` would write into the notes folder
+    ``notes``: it lies there once its links are resolved (:func:`inside_folder`), and not under
+    a hidden folder of it. A hidden folder is never read as notes: ``~/.claude`` and
+    ``~/.config/notesdb`` stay writable when the notes folder is the home folder.
+
+    :param what: what the file is, for the message ("the config file")
+    :raises NotesdbError: "the config file X is inside the notes folder N: notesdb never writes there"
+    """
+    try:
+        real = Path(path).expanduser().resolve()
+        folder = Path(notes).expanduser().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return
+    if not real.is_relative_to(folder):
+        return
+    if any(part.startswith(".") for part in real.relative_to(folder).parts[:-1]):
+        return
+    shown = f"{path} (a link to {real})" if Path(os.path.abspath(Path(path).expanduser())) != real else str(path)
+    raise NotesdbError(f"{what} {shown} is inside the notes folder {notes}: notesdb never writes there")
+
+
 def _outside_notes(db: Path, notes: Path, default: bool = False) -> None:
     """Raise :class:`NotesdbError` when ``db`` would lie inside the notes folder ``notes``.
 

@@ -344,6 +344,11 @@ def check_can_install(scope: str = "user", client: str = "claude", cwd: Path | N
                 f"the {scope} settings file {path} is inside the notes folder {notes}, and notesdb never "
                 f"writes there: use '--scope user', or run it from the project's folder outside the notes"
             )
+    elif notes is not None:  # the user's file, under ~/.claude even when the notes are the home
+        # folder (a hidden folder is never read as notes), unless a link leads it into the notes
+        from notesdb.config import refuse_inside_notes
+
+        refuse_inside_notes(path, notes, "the user settings file")
     for other in clients.scopes(c):
         if other == scope:
             continue

@@ -513,3 +513,14 @@ def test_a_cases_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     path.write_bytes(b"\xef\xbb\xbf" + b'{"id": "a1", "message": "boiler again", "expect": ["home/boiler.md"], "kind": "hit"}\n')
     [case] = cases_mod.load_cases(path)
     assert (case.id, case.message, case.expect) == ("a1", "boiler again", ("home/boiler.md",))
+
+
+def test_tune_writes_no_config_or_plot_inside_the_notes_folder(tiny: dict[str, Path]) -> None:
+    """A config file kept in the notes folder and named with --config: --write rewrote it."""
+    notes = tiny["vault"]
+    inside = notes / "notesdb.toml"
+    inside.write_text("[gate]\nmin_lead = 1.1\n", encoding="utf-8")
+    r = invoke("tune", str(tiny["cases"]), "--notes", str(notes), "--db", str(tiny["db"]), "--config", str(inside), "--write")
+    assert r.exit_code == 1, r.output
+    assert r.stderr == f"Error: the config file {inside} is inside the notes folder {notes}: notesdb never writes there\n"
+    assert inside.read_text(encoding="utf-8") == "[gate]\nmin_lead = 1.1\n"

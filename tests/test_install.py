@@ -750,3 +750,18 @@ def test_notes_kept_in_the_home_folder_still_get_the_user_scope(isolated_home: P
     r = notesdb("hook", "install", "--notes", str(isolated_home), "--db", str(tmp_path / "n.db"), cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert ours(json.loads(user_settings(isolated_home).read_text()))
+
+
+def test_a_user_settings_file_linked_into_the_notes_folder_is_not_written(notes: Path, tmp_path: Path, isolated_home: Path) -> None:
+    """``~/.claude/settings.json`` a link to a file kept in the notes folder: the user scope
+    wrote the entry through the link, into the notes."""
+    kept = notes / "claude-settings.json"
+    kept.write_text('{"theme": "dark"}\n', encoding="utf-8")
+    user_settings(isolated_home).parent.mkdir(parents=True, exist_ok=True)
+    user_settings(isolated_home).symlink_to(kept)
+    r = notesdb("hook", "install", "--notes", str(notes), "--db", str(tmp_path / "n.db"), cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr == (f"Error: the user settings file {user_settings(isolated_home)} (a link to {kept.resolve()}) "
+                        f"is inside the notes folder {notes}: notesdb never writes there\n")
+    assert kept.read_text(encoding="utf-8") == '{"theme": "dark"}\n'
+    assert not (tmp_path / "n.db").exists()  # refused before any indexing
