@@ -250,17 +250,26 @@ def _remove_ours(text: str, client: Client) -> tuple[str, int]:
             if not ours:
                 continue
             removed += len(ours) if len(ours) == len(handlers.children) else 1
+            event = hooks.keys.index(client.event)
             if len(ours) < len(handlers.children):
                 text = jsonc.remove(text, handlers, ours[0])
-            elif len(groups.children) > 1:
+            elif len(groups.children) > 1 or _holds_more(text, groups, gi):
                 text = jsonc.remove(text, groups, gi)
-            elif len(hooks.children) > 1:
-                text = jsonc.remove(text, hooks, hooks.keys.index(client.event))
+            elif len(hooks.children) > 1 or _holds_more(text, hooks, event):
+                text = jsonc.remove(text, hooks, event)
             else:
                 text = jsonc.remove(text, root, root.keys.index("hooks"))
             break
         else:
             return text, removed
+
+
+def _holds_more(text: str, node: jsonc.Node, i: int) -> bool:
+    """True when the object or array ``node`` holds more than its child ``i`` and the commas
+    around it: a comment the user wrote in it ("// my hooks"), which stays with the container."""
+    start, end = node.span(i)
+    rest = text[node.start + 1:start] + text[end:node.end - 1]
+    return bool(rest.replace(",", "").strip())
 
 
 def find_installed(cwd: Path | None = None) -> list[Found]:

@@ -765,3 +765,34 @@ def test_a_user_settings_file_linked_into_the_notes_folder_is_not_written(notes:
                         f"is inside the notes folder {notes}: notesdb never writes there\n")
     assert kept.read_text(encoding="utf-8") == '{"theme": "dark"}\n'
     assert not (tmp_path / "n.db").exists()  # refused before any indexing
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        '{\n  "hooks": {\n    // my hooks\n  }\n}\n',
+        '{"hooks": {"UserPromptSubmit": [ /* TODO */ ]}}\n',
+    ],
+)
+def test_uninstall_keeps_a_comment_the_user_wrote_in_the_hooks(tmp_path: Path, isolated_home: Path, before: str) -> None:
+    """A comment inside the hooks object or the event list: uninstall took the container out
+    with it, and then removed the file, left holding ``{}``."""
+    path = user_settings(isolated_home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(before, encoding="utf-8")
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "kettle.md").write_text("# Kettle\n\nDescale monthly.\n", encoding="utf-8")
+    assert notesdb("hook", "install", "--notes", str(notes), "--db", str(tmp_path / "n.db"), cwd=tmp_path).returncode == 0
+    r = notesdb("hook", "uninstall", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    after = path.read_text(encoding="utf-8")
+    comment = "// my hooks" if "//" in before else "/* TODO */"
+    assert comment in after and not ours(json.loads(after.replace(comment, "")))
+    assert jsonc_load(after) == jsonc_load(before)
+
+
+def jsonc_load(text: str) -> object:
+    from notesdb import jsonc
+
+    return jsonc.parse(text).value
