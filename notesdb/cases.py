@@ -81,6 +81,8 @@ def load_cases(path: str | Path) -> list[Case]:
             obj = json.loads(line)
         except ValueError as e:
             raise CasesFileError(f"{p}:{n}: not valid JSON ({e.args[0]})") from None
+        except RecursionError:  # Python's parser recurses once per [ or {
+            raise CasesFileError(f"{p}:{n}: not valid JSON (nested too deeply)") from None
         if not isinstance(obj, dict):
             raise CasesFileError(f"{p}:{n}: a case must be a JSON object")
         cid, message, expect = obj.get("id"), obj.get("message"), obj.get("expect")

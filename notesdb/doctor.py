@@ -519,7 +519,7 @@ def _check_hook_errors(report: Report, db_path: Path, last_decision: str | None,
         for line in lines:
             try:
                 entry = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # damaged, or nested too deeply
                 entry = None
             if not isinstance(entry, dict):  # a damaged line: shown, with no time of its own
                 if beside:

@@ -173,7 +173,7 @@ def _purge_hook_errors(path: Path, before: str | None) -> int:
             continue
         try:
             when = str(json.loads(line).get("time", ""))
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):  # damaged, or nested too deeply
             when = ""
         if before and when and when[:19] >= before[:19]:
             keep.append(line)

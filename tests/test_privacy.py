@@ -451,3 +451,25 @@ def test_doctor_reports_and_repairs_side_files_not_writable_by_their_owner(index
         assert [oct(mode(db.with_name(db.name + s))) for s in ("-wal", "-shm")] == ["0o600"] * 2
     finally:
         conn.close()
+
+
+def test_purge_and_doctor_read_a_line_nested_too_deeply(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """A line of 100,000 nested brackets in hook-errors.jsonl: Python's JSON parser raises
+    RecursionError, not ValueError; log --purge deleted the decisions, then stopped with a
+    traceback and left the file's entries (session ids and all) in place; doctor and eval
+    gave tracebacks too."""
+    vault, db = indexed
+    hook(vault, db, event(SECRET))
+    errors = db.with_name("hook-errors.jsonl")
+    deep = "[" * 100_000 + "]" * 100_000
+    errors.write_text(json.dumps({"time": "2025-01-01T00:00:00", "error": f"ValueError: {SECRET}"}) + "\n" + deep + "\n")
+    proc = cli("doctor", "--notes", vault, "--db", db)
+    assert "Traceback" not in proc.stderr and "hook errors:" in proc.stdout, proc.stderr[-500:]
+    proc = cli("log", "--purge", "--notes", vault, "--db", db)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    assert f"deleted 2 entries from {errors}" in proc.stdout, proc.stdout
+    assert errors.read_text() == "" and rows(db) == []
+    cases = tmp_path / "deep.jsonl"
+    cases.write_text(deep + "\n")
+    proc = cli("eval", str(cases), "--notes", vault, "--db", db)
+    assert (proc.returncode, proc.stderr) == (1, f"Error: {cases}:1: not valid JSON (nested too deeply)\n")
