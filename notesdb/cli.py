@@ -1094,6 +1094,8 @@ def label_export(
         exported_before = str(file.expanduser().resolve()) in log.exports(o.conn)
         if (file.exists() or file.is_symlink()) and not (force or exported_before):
             raise NotesdbError(f"{file} exists and is not an earlier export: pass --force to replace it")
+        if exported_before and not force and file.exists() and log.edited_since_export(o.conn, file):
+            raise NotesdbError(f"{file} was changed since notesdb exported it: pass --force to replace it")
         cases = export_labels(o.conn, file)
         log.note_export(o.conn, file)
     except NotesdbError as e:

@@ -179,8 +179,9 @@ def probe_tables(conn: sqlite3.Connection) -> None:
 
 
 #: What a database records about its log beside the decisions (``meta`` keys): the files
-#: ``label export`` wrote (``log --purge`` names them) and the false-alarm meter's last reading.
-LOG_META_KEYS: Final = ("exports", "false_alarm_meter")
+#: ``label export`` wrote (``log --purge`` names them) and digests of what it wrote there, and
+#: the false-alarm meter's last reading.
+LOG_META_KEYS: Final = ("exports", "export_digests", "false_alarm_meter")
 
 
 def copy_decisions_back(conn: sqlite3.Connection, old: Path | None) -> str:

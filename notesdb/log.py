@@ -211,7 +211,8 @@ def purge_files(conn: sqlite3.Connection, db_path: Path, before: str | None = No
 
 def note_export(conn: sqlite3.Connection, path: Path) -> None:
     """Remember that ``label export`` wrote logged messages to ``path`` (``meta`` key
-    ``exports``, a JSON list of absolute paths), so that a purge can name it."""
+    ``exports``, a JSON list of absolute paths), so that a purge can name it, and a digest of
+    what it wrote (``export_digests``), so that a file edited since is not replaced unasked."""
     known = exports(conn)
     name = str(path.expanduser().resolve())
     if name not in known:
@@ -220,6 +221,39 @@ def note_export(conn: sqlite3.Connection, path: Path) -> None:
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (json.dumps([*known, name]),),
         )
+    digests = _export_digests(conn)
+    digests[name] = _digest(path)
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES ('export_digests', ?) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (json.dumps(digests),),
+    )
+
+
+def edited_since_export(conn: sqlite3.Connection, path: Path) -> bool:
+    """True when ``path``, an earlier export, no longer holds what ``label export`` wrote there
+    (cases added or changed by hand); False when it does, or when no digest was kept (an
+    export of an older notesdb)."""
+    kept = _export_digests(conn).get(str(path.expanduser().resolve()))
+    return kept is not None and kept != _digest(path)
+
+
+def _digest(path: Path) -> str:
+    from hashlib import blake2b
+
+    try:
+        return blake2b(path.read_bytes(), digest_size=16).hexdigest()
+    except OSError:
+        return ""
+
+
+def _export_digests(conn: sqlite3.Connection) -> dict[str, str]:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'export_digests'").fetchone()
+    try:
+        value = json.loads(row[0]) if row else {}
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
 
 def exports(conn: sqlite3.Connection) -> list[str]:

@@ -861,3 +861,20 @@ def test_eval_and_doctor_show_the_meter_of_the_settings_in_use(vault: Path, db_p
     r = invoke("doctor", *args)
     line = next(ln for ln in r.stdout.splitlines() if "false alarms:" in ln)
     assert f"would speak on {default_spoken} of 510" in line and "measured now" not in line, line  # stored now
+
+
+def test_label_export_keeps_an_earlier_export_edited_by_hand(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """An earlier export was known by its path alone: cases added to it by hand were
+    replaced by the next export without a word."""
+    _labelled_db(indexed)
+    file = tmp_path / "labels.jsonl"
+    assert invoke("label", "export", str(file), *where(indexed)).exit_code == 0
+    assert invoke("label", "export", str(file), *where(indexed)).exit_code == 0  # unchanged: replaced
+    mine = '{"id": "mine-1", "message": "my case", "expect": []}\n'
+    with open(file, "a", encoding="utf-8") as f:
+        f.write(mine)
+    r = invoke("label", "export", str(file), *where(indexed))
+    assert (r.exit_code, r.stderr) == (1, f"Error: {file} was changed since notesdb exported it: pass --force to replace it\n")
+    assert file.read_text(encoding="utf-8").endswith(mine)
+    assert invoke("label", "export", str(file), "--force", *where(indexed)).exit_code == 0
+    assert mine not in file.read_text(encoding="utf-8")
