@@ -92,14 +92,27 @@ def load_cases(path: str | Path) -> list[Case]:
             raise CasesFileError(f"{p}:{n}: 'message' must be a string")
         if not isinstance(expect, list) or not all(isinstance(e, str) for e in expect):
             raise CasesFileError(f"{p}:{n}: 'expect' must be a list of note paths")
+        kind = obj.get("kind", "")
+        for field_name, value in (("id", str(cid)), ("message", message), ("kind", kind), *(("expect", e) for e in expect)):
+            if isinstance(value, str) and not _is_text(value):  # "\ud800": no character, and no
+                # terminal or file can show it
+                raise CasesFileError(f"{p}:{n}: '{field_name}' holds a lone surrogate escape (such as \\ud800), not text")
         if str(cid) in seen:
             raise CasesFileError(f"{p}:{n}: duplicate id {cid!r}")
         seen.add(str(cid))
-        kind = obj.get("kind", "")
         cases.append(Case(str(cid), message, tuple(expect), kind if isinstance(kind, str) else ""))
     if not cases:
         raise CasesFileError(f"{p}: no cases (one JSON object a line: id, message, expect, kind)")
     return cases
+
+
+def _is_text(value: str) -> bool:
+    """False for a string holding a lone surrogate (JSON's "\ud800"), which UTF-8 cannot hold."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def outcome(case: Case, named: list[str], route: str) -> Outcome:

@@ -524,3 +524,16 @@ def test_tune_writes_no_config_or_plot_inside_the_notes_folder(tiny: dict[str, P
     assert r.exit_code == 1, r.output
     assert r.stderr == f"Error: the config file {inside} is inside the notes folder {notes}: notesdb never writes there\n"
     assert inside.read_text(encoding="utf-8") == "[gate]\nmin_lead = 1.1\n"
+
+
+@pytest.mark.parametrize("field", ["id", "message", "kind"])
+def test_a_case_with_a_lone_surrogate_is_refused_in_one_line(tiny: dict[str, Path], tmp_path: Path, field: str) -> None:
+    """eval printed half its report, then "a path that is not valid UTF-8 cannot be used"
+    (no path was involved) for an id of "\\ud800"."""
+    case = {"id": "a", "message": "x", "expect": [], "kind": "quiet-chat"}
+    cases = tmp_path / "surrogate.jsonl"
+    cases.write_text(json.dumps(case).replace(f'"{case[field]}"', '"\\ud800"', 1) + "\n", encoding="utf-8")
+    for command in ("eval", "tune"):
+        r = invoke(command, str(cases), *opts(tiny))
+        assert (r.exit_code, r.stdout) == (1, ""), r.output
+        assert r.stderr == f"Error: {cases}:1: '{field}' holds a lone surrogate escape (such as \\ud800), not text\n"
