@@ -172,7 +172,12 @@ def read_note(place: Place, path: str) -> str:
     if not known or rel is None:
         raise NotesdbError(f"not a note in the notes folder: {path!r} (use a path that search returns)")
     full = (root / rel).resolve()
-    if not full.is_relative_to(root) or not full.is_file():
+    if not full.is_relative_to(root):  # indexed through a link: searchable, but not read here
+        raise NotesdbError(
+            f"refused: {path!r} leads through a symbolic link to {full}, outside the notes folder: "
+            "read_note reads only files inside it (search shows what the index holds of it)"
+        )
+    if not full.is_file():
         raise NotesdbError(f"refused: {path!r} does not lead to a file inside the notes folder")
     try:
         with open(full, "rb") as f:

@@ -257,3 +257,30 @@ def test_read_note_reads_a_note_saved_as_utf16(indexed: tuple[Path, Path]) -> No
     place = Place(notes=str(vault), db=str(db))
     assert search_notes(place, "pond pump", 1)["results"][0]["path"] == "home/pond.md"
     assert read_note(place, "home/pond.md") == text_
+
+
+def test_read_note_says_why_it_refuses_a_note_behind_a_link_out(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    """A folder linked into the notes folder is indexed (search returns its notes), but
+    read_note reads only inside the folder: it said "does not lead to a file inside the notes
+    folder" of a path search had just returned; it now names the link's target."""
+    from notesdb.errors import NotesdbError
+    from notesdb.server import Place, read_note, search_notes
+    from notesdb.sync import sync
+    from notesdb.db import open_db
+
+    vault, db = indexed
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "zanzibar.md").write_text("# Zanzibar trip\n\nspice farms\n", encoding="utf-8")
+    (vault / "linked").symlink_to(outside, target_is_directory=True)
+    conn = open_db(db)
+    sync(conn, vault)
+    conn.close()
+    place = Place(notes=str(vault), db=str(db))
+    assert search_notes(place, "zanzibar", 3)["results"][0]["path"] == "linked/zanzibar.md"
+    with pytest.raises(NotesdbError) as e:
+        read_note(place, "linked/zanzibar.md")
+    assert str(e.value) == (
+        f"refused: 'linked/zanzibar.md' leads through a symbolic link to {(outside / 'zanzibar.md').resolve()}, "
+        "outside the notes folder: read_note reads only files inside it (search shows what the index holds of it)"
+    )
