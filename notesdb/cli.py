@@ -533,7 +533,7 @@ def _meaning(o: Opened) -> None:
 
 @app.command()
 def check(
-    message: Annotated[str, typer.Argument(metavar="MESSAGE", help="The message, as typed; - reads it from stdin (any length).", show_default=False)],
+    message: Annotated[str, typer.Argument(metavar="MESSAGE", help="The message, as typed; - reads it from stdin (up to 64 MiB).", show_default=False)],
     notes: NotesOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -545,7 +545,10 @@ def check(
     from notesdb.decide import decide
 
     if message == "-":
-        message = sys.stdin.buffer.read().decode("utf-8", "replace")
+        data = sys.stdin.buffer.read(MAX_STDIN_MESSAGE + 1)
+        if len(data) > MAX_STDIN_MESSAGE:  # /dev/zero, a disk image: read until memory ran out
+            fail(f"the message on stdin is longer than {MAX_STDIN_MESSAGE // (1024 * 1024)} MiB: give a shorter one")
+        message = data.decode("utf-8", "replace")
     o = _open(notes, db, config)
     _meaning(o)
     d = decide(o.conn, message, o.config.gate, str(o.notes.resolve()) if o.notes else None)
@@ -895,6 +898,9 @@ def _stdout_gone(e: OSError) -> None:
         stdout_to_devnull()
 
 
+#: Bytes ``check -`` reads from stdin at most: far more than any message (the hook's event
+#: limit is far below it), and a bound on what an endless stream (``< /dev/zero``) can take.
+MAX_STDIN_MESSAGE = 64 * 1024 * 1024
 #: How long a command waits for another process writing the database (the hook waits less).
 COMMAND_BUSY_TIMEOUT_MS = 30_000
 

@@ -878,3 +878,20 @@ def test_label_export_keeps_an_earlier_export_edited_by_hand(indexed: tuple[Path
     assert file.read_text(encoding="utf-8").endswith(mine)
     assert invoke("label", "export", str(file), "--force", *where(indexed)).exit_code == 0
     assert mine not in file.read_text(encoding="utf-8")
+
+
+def test_check_reads_at_most_64_mib_from_stdin(indexed: tuple[Path, Path]) -> None:
+    """``notesdb check - < /dev/zero`` read until it was killed (300 MB took 623 MB of memory)."""
+    from notesdb.cli import MAX_STDIN_MESSAGE
+
+    proc = subprocess.Popen([str(NOTESDB_EXE), "check", "-", *where(indexed)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    chunk = b"\0" * (1024 * 1024)
+    try:
+        for _ in range(MAX_STDIN_MESSAGE // len(chunk) + 8):
+            proc.stdin.write(chunk)  # type: ignore[union-attr]
+    except BrokenPipeError:  # it stopped reading: what it must do
+        pass
+    out, err = proc.communicate(timeout=120)
+    assert (proc.returncode, out) == (1, b"")
+    assert err == b"Error: the message on stdin is longer than 64 MiB: give a shorter one\n"
