@@ -905,22 +905,29 @@ def _typed_names(cand: Candidate, names: list[str], settings: Settings) -> list[
     ``go-get.md``; "SQLite VACUUM: database or disk is full" is named though "database" and
     "full" weigh little in a folder of programming notes."""
     typed = [h for h in cand.hits if h.place == "title" and h.evidence > 0 and _typed_whole(h)]
-    heavy = {h.word for h in typed if h.evidence >= settings.word_evidence}
+    heavy = [h for h in typed if h.evidence >= settings.word_evidence]
     need = settings.full_name_words
     return [
         name for name in names
-        if _held_as_typed(name, typed) and sum(1 for w in _subject_words(name) if w in heavy) >= need
+        if _held_as_typed(name, typed) and sum(1 for w in _subject_words(name) if w in _held(name, heavy)) >= need
     ]
 
 
 def _held_as_typed(name: str, hits: list[Hit]) -> bool:
     """True when ``hits`` hold every subject word of ``name``, a joined pair counting for both."""
+    held = _held(name, hits)
+    return all(w in held for w in _subject_words(name))
+
+
+def _held(name: str, hits: list[Hit]) -> set[str]:
+    """The words of ``name`` that ``hits`` hold: their words, and both words of a pair of the
+    name found joined ("Wi-Fi" as wifi)."""
     found = {h.word for h in hits}
     held = set(found)
     for a, b in joined_pairs(name):
         if a + b in found:
             held.update((a, b))
-    return all(w in held for w in _subject_words(name))
+    return held
 
 
 def _no_full_name(top: Candidate, others: list[Candidate], s: Settings) -> str:

@@ -471,3 +471,13 @@ def test_a_name_typed_with_one_slip_is_held_whole(token: str, word: str, coined:
     c = cand("python-descriptors.md", [name, slip], 5.0)
     c.title = f"Python {word.capitalize()}"
     assert (full_name(c, [cand("other.md", [hit("python", 1.2, "title")], 5.0)], Settings()) == c.title) is whole
+
+
+def test_a_name_written_with_a_hyphen_is_held_whole_when_typed_joined() -> None:
+    """"Wi-Fi" held as "wifi": the joined pair counts for both its words, as matched words too
+    (counting only the message's words left "Wi-Fi" with none of weight)."""
+    from notesdb.gate import full_name
+
+    c = cand("home/wifi.md", [hit("wifi", 3.0, "title")], 5.0)
+    c.title = "Wi-Fi"
+    assert full_name(c, [], Settings()) == "Wi-Fi"
