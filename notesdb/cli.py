@@ -943,6 +943,7 @@ def eval_cmd(
     from notesdb.meter import current
 
     reading, _ = current(o.conn, o.config.gate)  # measured again when the settings changed
+    assert reading is not None  # measured when missing
     summary["false_alarm_meter"] = asdict(reading)
     if json_out:
         # the failures first and the headline figures last, where a reader of the tail sees them

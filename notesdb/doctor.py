@@ -228,7 +228,7 @@ def _check_meter(report: Report, conn: sqlite3.Connection, gate: Settings | None
 
     now = False
     try:
-        r, now = current(conn, gate) if gate is not None else (stored(conn), False)
+        r, now = current(conn, gate, if_missing=False) if gate is not None else (stored(conn), False)
     except sqlite3.Error as e:  # a database that cannot be written (read-only, full disk)
         r = stored(conn)
         if r is not None:

@@ -144,18 +144,24 @@ def still_valid(conn: sqlite3.Connection, settings: Settings | None = None) -> R
     return reading
 
 
-def current(conn: sqlite3.Connection, settings: Settings | None = None) -> tuple[Reading, bool]:
+def current(
+    conn: sqlite3.Connection, settings: Settings | None = None, if_missing: bool = True
+) -> tuple[Reading | None, bool]:
     """The reading for the gate's settings now: the stored one when it was measured with the
     same settings, notesdb version and number of notes (:func:`still_valid`), else a new one,
-    measured now (0.3-10 s, :func:`measure`) and stored in its place. ``eval`` and ``doctor``
+    measured now (0.3-2 s, :func:`measure`) and stored in its place. ``eval`` and ``doctor``
     show this one: after the config file changes (``tune --write``), the stored reading is
     that of settings no longer in use.
 
+    :param if_missing: also measure when no reading is stored (False: None is returned then,
+        as ``doctor`` does, which says "run 'notesdb index'")
     :returns: ``(reading, measured_now)``
     """
     reading = still_valid(conn, settings)
     if reading is not None:
         return reading, False
+    if not if_missing and stored(conn) is None:
+        return None, False
     reading = measure(conn, settings)
     store(conn, reading, settings)
     conn.commit()

@@ -146,12 +146,12 @@ def tune_lines(rep: TuneReport) -> list[str]:
         f"n={len(f['real']['coverage'])}) against noise (uncovered cases, n={len(f['noise']['coverage'])})."
     )
     if f["unreachable"]:
-        shown = "; ".join(f"{c['id']} ({'top: ' + c['top'] if c['top'] else 'no candidate'})"
-                          for c in f["unreachable_cases"][:UNREACHABLE_SHOWN])
+        cases_named = "; ".join(f"{c['id']} ({'top: ' + c['top'] if c['top'] else 'no candidate'})"
+                                for c in f["unreachable_cases"][:UNREACHABLE_SHOWN])
         more = len(f["unreachable_cases"]) - UNREACHABLE_SHOWN
         out.append(f"{f['unreachable']} covered case{'s have' if f['unreachable'] != 1 else ' has'} an unexpected "
                    f"top candidate (or none): no threshold makes {'them hits' if f['unreachable'] != 1 else 'it a hit'}: "
-                   f"{shown}{f' and {more} more (--json lists them all)' if more > 0 else ''}.")
+                   f"{cases_named}{f' and {more} more (--json lists them all)' if more > 0 else ''}.")
     out.append(f"\n  {'':<13}{'':<6}{'n':>4}" + "".join(f"{q:>7}" for q in ("min", "p10", "p25", "p50", "p75", "p90", "max")))
     names = {"coverage": "coverage", "evidence": "evidence", "lead": "lead (x 2nd)"}
     for key, name in names.items():
