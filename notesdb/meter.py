@@ -163,8 +163,11 @@ def current(
     if not if_missing and stored(conn) is None:
         return None, False
     reading = measure(conn, settings)
-    store(conn, reading, settings)
-    conn.commit()
+    try:
+        store(conn, reading, settings)
+        conn.commit()
+    except sqlite3.OperationalError:  # a read-only or full database: shown, not kept
+        conn.rollback()
     return reading, True
 
 
