@@ -694,7 +694,9 @@ def test_a_huge_first_index_never_makes_one_call_slow(tmp_path: Path, db_path: P
             n = 3000 - int(left.group(1))
             assert f"index incomplete: {n} of 3000 notes indexed" in d["error"], d["error"]
     print(f"\n3000-note first index: {len(times)} hook calls, wall times {', '.join(f'{t:.2f}' for t in times)} s")
-    assert max(times) < 2.0
+    # a bound on the fault (one call indexing all 3,000 notes: 5-8 s), with room for a busy
+    # machine (idle: 0.5-1.0 s a call; two test runs side by side on 2 cores: up to 2.5 s)
+    assert max(times) < 4.0
     assert lines[-1] and "f29/n2999.md" in lines[-1]  # and it got there
 
 
@@ -1389,4 +1391,7 @@ def test_a_damaged_full_text_index_is_moved_aside_by_the_hook(indexed: tuple[Pat
     [aside] = sorted(db.parent.glob(db.name + ".damaged-*"))
     assert f"vtable constructor failed: notes_fts: moved it aside to {aside.name}" in (db.parent / "hook-errors.jsonl").read_text()
     proc, line = hook(vault, db, event(COVERED_MESSAGE, session="s-2"))
+    if line is None and rows(db)[-1]["route"] == "new-index":
+        # creating the database took the call's budget (a busy machine): the next call answers
+        proc, line = hook(vault, db, event(COVERED_MESSAGE, session="s-3"))
     assert line is not None and COVERED_NOTE in line
