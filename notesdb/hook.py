@@ -340,7 +340,9 @@ def run(
                     # other command has indexed another folder into the database since
                     stats = synced
                 else:
-                    stats = sync(conn, notes, deadline=deadline, skip=config.skip)
+                    # a database created in this call is silent until whole: the few notes
+                    # past the deadline are for an index that is (an edited note in a big folder)
+                    stats = sync(conn, notes, deadline=deadline, skip=config.skip, min_parsed=0 if fresh else -1)
                 if fresh:
                     errors.append(
                         f"the database was missing or empty: created it and indexed "

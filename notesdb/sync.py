@@ -257,6 +257,7 @@ def sync(
     deadline: float | None = None,
     skip: tuple[str, ...] = DEFAULT_SKIP,
     progress: Progress | None = None,
+    min_parsed: int = -1,
 ) -> SyncStats:
     """Bring ``notes``, ``notes_fts`` and ``vocab`` in line with the notes folder.
 
@@ -276,6 +277,8 @@ def sync(
         sync also fills the ``english_rare`` table once (``notesdb.vocab.fill_english_rare``)
     :param skip: patterns of folders and files that are not notes (:func:`skipped_by`)
     :param progress: a callable ``progress(done, total)`` called while parsing, or None
+    :param min_parsed: notes parsed past the deadline (-1: ``MIN_PARSED``); the hook passes 0
+        for a database it has just created, which stays silent until it is whole anyway
     :returns: what changed, in milliseconds of wall time
     :raises NotesFolderMissing: ``root`` is not a readable folder
     :raises IndexBusy: ``deadline`` is given and another process is syncing (the message says
@@ -346,6 +349,7 @@ def sync(
         )
         total = len(changed)
         done = 0
+        least = MIN_PARSED if min_parsed < 0 else min_parsed
         while True:
             # Read and parse outside any transaction, so that other processes (a hook logging
             # its decision) can write while a long index runs; the write itself is short.
@@ -356,7 +360,7 @@ def sync(
                 if (
                     deadline is not None
                     and time.monotonic() + words * WRITE_S_PER_WORD > deadline
-                    and (done >= MIN_PARSED or words * WRITE_S_PER_WORD > MIN_PARSED_WRITE_S)
+                    and (done >= least or words * WRITE_S_PER_WORD > MIN_PARSED_WRITE_S)
                 ):
                     stats.incomplete = True
                     break
