@@ -907,10 +907,13 @@ def _typed_names(cand: Candidate, names: list[str], settings: Settings) -> list[
     typed = [h for h in cand.hits if h.place == "title" and h.evidence > 0 and _typed_whole(h)]
     heavy = [h for h in typed if h.evidence >= settings.word_evidence]
     need = settings.full_name_words
-    return [
-        name for name in names
-        if _held_as_typed(name, typed) and sum(1 for w in _subject_words(name) if w in _held(name, heavy)) >= need
-    ]
+    out = []
+    for name in names:
+        words = _subject_words(name)
+        counted = _held(name, heavy)  # once per name, not once per word
+        if _held_as_typed(name, typed) and sum(1 for w in words if w in counted) >= need:
+            out.append(name)
+    return out
 
 
 def _held_as_typed(name: str, hits: list[Hit]) -> bool:
