@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from notesdb.cases import Case
 from notesdb.errors import NotesdbError
-from notesdb.gate import NEVER_JUDGED, Route, Settings
+from notesdb.gate import NEVER_JUDGED, SPOKEN, Route, Settings
 
 __all__ = [
     "Replayed",
@@ -95,7 +95,9 @@ def replay(conn: sqlite3.Connection, settings: Settings, limit: int | None = Non
     oldest first, and each one's notes count as named by what it says when replayed; an earlier
     message of the conversation that is not replayed (its prompt was not stored, or it lies
     before the ``limit`` newest) counts with the notes it was logged with. So unchanged notes and
-    settings give no change. A prompt the hook stored shortened is replayed as stored.
+    settings give no change. A prompt the hook stored shortened is replayed as stored. A decision
+    logged silent only because its answer could not be delivered (a spoken route, ``spoken`` 0)
+    is compared as judged, speaking with its notes, and counts as telling the assistant nothing.
 
     :param conn: an open notesdb database, synced with the notes if fresh answers are wanted
     :param settings: the gate settings to judge with
@@ -138,10 +140,14 @@ def replay(conn: sqlite3.Connection, settings: Settings, limit: int | None = Non
                     for path, evidence in named.items():
                         before_now[path] = max(before_now.get(path, 0.0), evidence)
             hold_back(d, before_now, settings)
-        if sid and d.spoken:
+        # judged to speak but never shown (the client had closed the hook's stdout): the
+        # judgement is compared, and the assistant was told nothing for the hold-back
+        undelivered = not spoken and route in SPOKEN
+        if sid and d.spoken and not undelivered:
             scores = {x["path"]: float(x["evidence"]) for x in d.top_scores}
             said.setdefault(sid, []).append((did, when, {p: scores.get(p, 0.0) for p in d.notes}))
-        before = {"spoken": bool(spoken), "notes": json.loads(notes or "[]") if spoken else [], "route": route}
+        judged = bool(spoken) or undelivered
+        before = {"spoken": judged, "notes": json.loads(notes or "[]") if judged else [], "route": route}
         after = {"spoken": d.spoken, "notes": list(d.notes) if d.spoken else [], "route": d.route}
         out.append(Replayed(int(did), when, prompt, before, after))
     return out[::-1]

@@ -194,6 +194,16 @@ def test_an_answer_that_cannot_be_delivered_is_logged_as_silent(indexed: tuple[P
     # the next message on the same topic is not held back for a line the assistant never saw
     again = run_hook(indexed, event(COVERED_MESSAGE))
     assert again.additional_context is not None and COVERED_NOTE in again.additional_context
+    # replay compares the judgement: the undelivered answer is the same answer today
+    replayed = subprocess.run([str(NOTESDB_EXE), "replay", "--db", str(db), "--notes", str(vault), "--json"],
+                              capture_output=True, text=True, timeout=60)
+    assert replayed.returncode == 0, replayed.stderr
+    rows = json.loads(replayed.stdout)
+    rows = rows["decisions"] if isinstance(rows, dict) else rows
+    assert [(r["before"]["spoken"], r["before"]["notes"], r["changed"]) for r in rows] == [
+        (True, [COVERED_NOTE], False),
+        (True, [COVERED_NOTE], False),
+    ]
 
 
 def test_a_message_quoting_a_client_tag_is_judged(indexed: tuple[Path, Path]) -> None:
