@@ -1,6 +1,7 @@
 """A message -> query terms: tokens, typo corrections, prefix expansions and a safe FTS5 ``MATCH``.
 
-Tokens come from :func:`notesdb.text.tokenize` (FTS5 ``unicode61``). English stopwords are
+Tokens come from :func:`notesdb.text.tokenize` (FTS5 ``unicode61``). English stopwords, and
+those of the message's language when it is read as another (``notesdb.stopwords``), are
 dropped from the query (they stay in the index).
 
 Each remaining token becomes a :class:`Term` with its *alternatives*: the vocabulary words it may
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field, replace
 import jellyfish
 
 from notesdb.settings import Settings
+from notesdb.stopwords import OTHER_STOPWORDS
 from notesdb.text import calendar_short, inflections, joined_pairs, us_spelling, words as text_words
 from notesdb.vocab import english_rare_filled
 
@@ -257,18 +259,22 @@ MAX_COMPOUNDS: Final = 4
 def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, float]], tokens: list[str]) -> str:
     """The language of a message: the one with the most of its everyday words (Zipf at least
     ``EVERYDAY_ZIPF``) among the tokens; English unless another has strictly more, and at
-    least ``MIN_LANGUAGE_VOTES``.
+    least ``MIN_LANGUAGE_VOTES``. Between other languages with as many, the one where those
+    words are commoner (the sum of their Zipf): "les pneus de la 308" has three everyday words
+    of French and of Spanish, at 22.4 in French and 21.3 in Spanish.
 
     :param english: Zipf in English of the tokens found in ``english``
     :param lexicon: per token found in ``lexicon``, its Zipf in each language
     :param tokens: every token of the message, stopwords included, duplicates kept
     """
     votes: dict[str, int] = {"en": sum(1 for t in tokens if english.get(t, 0.0) >= EVERYDAY_ZIPF)}
+    weight: dict[str, float] = {}
     for t in tokens:
         for lang, z in lexicon.get(t, {}).items():
             if z >= EVERYDAY_ZIPF:
                 votes[lang] = votes.get(lang, 0) + 1
-    best = max(votes, key=lambda lang: (votes[lang], lang == "en"))
+                weight[lang] = weight.get(lang, 0.0) + z
+    best = max(votes, key=lambda lang: (votes[lang], lang == "en", weight.get(lang, 0.0)))
     return best if votes[best] > votes["en"] and votes[best] >= MIN_LANGUAGE_VOTES else "en"
 
 
@@ -645,14 +651,21 @@ def build_query(
         text = text.translate(FULLWIDTH)
     text = _NOTE_EXTENSION.sub(" ", text)
     tokens = text_words(text)
+    english = _english(conn, set(tokens))
+    lexicon = _lexicon(conn, set(tokens))
+    lang = detect_language(english, lexicon, tokens)
+    # the message's language's stopwords are no evidence either ("de", "la", "pour")
+    other_stop = OTHER_STOPWORDS.get(lang, frozenset())
     stop: dict[str, None] = {}
     distinct: dict[str, None] = {}
     for tok in tokens:
-        if tok in STOPWORDS or (len(tok) == 1 and not tok.isdigit()):
+        if tok in STOPWORDS or tok in other_stop or (len(tok) == 1 and not tok.isdigit()):
             stop.setdefault(tok, None)
         else:
             distinct.setdefault(tok, None)
-    pairs = [(a, b) for a, b in joined_pairs(text) if a + b not in distinct]
+    # a stopword before a number is not a model's name ("at 16", "la 308"): single letters
+    # still are ("s 10", "t 800")
+    pairs = [(a, b) for a, b in joined_pairs(text) if a + b not in distinct and not (len(a) > 1 and a in stop)]
     words = list(distinct)
     forms = {tok: inflections(tok) + list(calendar_short(tok)) for tok in words}
     parts = {tok: _parts(tok) for tok in words}
@@ -666,9 +679,10 @@ def build_query(
                 words.remove(b)
             forms[a + b] = []
             parts[a + b] = [a]  # the notes that hold only the name ("postgres 16" and "postgres") keep it
-    english = _english(conn, set(tokens) | set(words))
-    lexicon = _lexicon(conn, set(tokens) | set(words))
-    lang = detect_language(english, lexicon, tokens)
+    joins = set(words) - set(tokens)  # joined pairs: their Zipf was not read with the tokens'
+    if joins:
+        english.update(_english(conn, joins))
+        lexicon.update(_lexicon(conn, joins))
 
     def zipf_of(word: str) -> float:
         return english.get(word, 0.0) if lang == "en" else lexicon.get(word, {}).get(lang, 0.0)

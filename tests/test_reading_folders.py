@@ -293,8 +293,33 @@ def test_everyday_words_of_another_language_are_not_rare(folder: tuple[sqlite3.C
     assert first(folder[0], "kannst du das nochmal kürzer schreiben") is None
 
 
+def test_a_french_message_drops_french_stopwords_and_joins_no_article_to_a_number(tmp_path: Path) -> None:
+    """"les pneus de la 308": "les", "de" and "la" are no evidence (Snowball's French list) and
+    "la 308" is not a model's name. Before, "la" was a term and the pair made "la308", a word of
+    the one note that writes "de la 308", in place of "308" itself."""
+    notes = dict(FILLER)
+    notes["auto/peugeot-308.md"] = "# Peugeot 308\n\nPneus hiver montés en novembre. Contrôle technique de la 308 en mars.\n"
+    notes["auto/clio.md"] = "# Clio\n\nLes pneus de la Clio sont neufs, la vidange est faite.\n"
+    write(tmp_path / "v", notes)
+    conn = open_db(tmp_path / "db")
+    try:
+        sync(conn, tmp_path / "v")
+        q = build_query(conn, "les pneus de la 308", searchable_count(conn))
+        english = build_query(conn, "the tyres at 308 kpa", searchable_count(conn))
+    finally:
+        conn.close()
+    assert q.language == "fr"
+    assert [t.token for t in q.terms] == ["pneus", "308"]
+    assert q.stopwords == ["les", "de", "la"]
+    # an English message keeps its own list only: "at" is dropped, nothing joins it to the number
+    assert english.language == "en" and [t.token for t in english.terms] == ["tyres", "308", "kpa"]
+
+
 def test_detect_language_needs_more_than_one_word() -> None:
     assert detect_language({}, {"mer": {"fr": 5.2}}, ["mer"]) == "en"
+    # as many everyday words of French as of Spanish: the language where they are commoner
+    both = {"les": {"fr": 7.25, "es": 5.88}, "de": {"es": 7.81, "fr": 7.68}, "la": {"es": 7.56, "fr": 7.43}}
+    assert detect_language({}, both, ["les", "pneus", "de", "la"]) == "fr"
     assert detect_language({"die": 5.1}, {"die": {"de": 7.5}, "im": {"de": 6.9}, "bad": {"de": 5.1}}, ["die", "im", "bad"]) == "de"
 
 
