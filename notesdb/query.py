@@ -701,10 +701,17 @@ def build_query(
         alts += [a for a in stemmed(conn, tok, lang, s, stemmer) if a.word not in have]
         if tok not in english:
             have = {a.word for a in alts}
+            joint = []
             part = next((p for p in parts[tok] if p in known), None)
             if part is not None and part not in have:  # the message's compound holds a note's word
-                alts.append(Alternative(part, "compound", s.compound_weight, known[part]))
-            alts += [a for a in compounds(conn, tok, s) if a.word not in have]
+                joint.append(Alternative(part, "compound", s.compound_weight, known[part]))
+            joint += [a for a in compounds(conn, tok, s) if a.word not in have]
+            if joint:
+                # an English word is not a compound's part, nor a compound of the message's word
+                # ("garde" is no part of "sauvgarde", "earring" no compound of "ring"): the
+                # token may then still be a typo or a short form
+                words_of_english = _english(conn, {a.word for a in joint})
+                alts += [a for a in joint if a.word not in words_of_english]
         # a word written as code is the name as it is spelt: neither a short form nor a typo
         guess = not alts and tok not in coded
         if guess and zipf < s.prefix_max_zipf and not tok.isdigit():
@@ -737,7 +744,6 @@ def build_query(
     can_tell = bool(unlisted) and _rare_filled(conn)
     listed = set(english) | set(alt_english) | (set(_english_rare(conn, unlisted)) if can_tell else set())
     for t in terms:
-        # an English word of the notes is not a compound of the message's word ("earring")
         t.alternatives = [
             replace(
                 a,
@@ -746,7 +752,6 @@ def build_query(
                 and t.token.isascii() and a.word.isascii(),
             )
             for a in t.alternatives
-            if not (a.how == "compound" and a.word in alt_english)
         ]
     if len(terms) > MAX_TERMS:
         # keep the most informative: known rare words first, then the rest in message order;

@@ -315,6 +315,25 @@ def test_a_french_message_drops_french_stopwords_and_joins_no_article_to_a_numbe
     assert english.language == "en" and [t.token for t in english.terms] == ["tyres", "308", "kpa"]
 
 
+def test_a_typo_whose_tail_is_an_english_word_of_the_notes_is_still_corrected(tmp_path: Path) -> None:
+    """"sauvgarde" ends in "garde", a word of another note and of English ("avant-garde"). That
+    tail was taken as a compound's part, then dropped as an English word, and the token was left
+    with no reading at all: no correction was tried."""
+    notes = dict(FILLER)
+    notes["serveur/sauvegarde.md"] = "# Sauvegarde du serveur\n\nLa sauvegarde se fait avec restic chaque nuit vers le NAS.\n"
+    notes["famille/garde.md"] = "# Garde alternée\n\nPlanning de garde des enfants: semaines paires chez Paul.\n"
+    write(tmp_path / "v", notes)
+    conn = open_db(tmp_path / "db")
+    try:
+        sync(conn, tmp_path / "v")
+        q = build_query(conn, "ma sauvgarde a échoué cette nuit", searchable_count(conn))
+        spoken = first(conn, "ma sauvgarde a échoué cette nuit")
+    finally:
+        conn.close()
+    assert q.corrections == [("sauvgarde", "sauvegarde")]
+    assert spoken == "serveur/sauvegarde.md"
+
+
 def test_detect_language_needs_more_than_one_word() -> None:
     assert detect_language({}, {"mer": {"fr": 5.2}}, ["mer"]) == "en"
     # as many everyday words of French as of Spanish: the language where they are commoner
