@@ -12,7 +12,8 @@ Sets (``--sets``, comma-separated; default: all but ``tech``):
   at the end (``memory`` derives from CC BY-NC data: it is never written anywhere else).
   ``tech`` is large (7,219 notes, about 2,300 cases in the dev half): it is left out unless
   named; it adds about 30 s (index and both halves, measured on a 2-core machine);
-- ``folders``, ``tiny``, ``household2``, ``kept``, ``devnotes``: ``tests/data/<set>`` of this repository.
+- ``folders``, ``tiny``, ``household2``, ``kept``, ``devnotes``, ``frmemory``, ``recipes``: ``tests/data/<set>``
+  of this repository.
 
 The split. ``make_sets.py`` already keeps only its dev half (``sha1(id)`` ending in an even hex
 digit), so the same rule cannot split it again. Here a case is in the **tune** half when the
@@ -50,8 +51,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 MADE = ("chat", "memory", "til", "tech")  # built by shared/eval/make_sets.py
-LOCAL = ("folders", "tiny", "household2", "kept", "devnotes")  # tests/data/<set>
-ALL_SETS = ("personal", "chat", "memory", "til", "folders", "tiny", "household2", "kept", "devnotes", "tech")
+LOCAL = ("folders", "tiny", "household2", "kept", "devnotes", "frmemory", "recipes")  # tests/data/<set>
+ALL_SETS = ("personal", "chat", "memory", "til", "folders", "tiny", "household2", "kept", "devnotes", "frmemory", "recipes", "tech")
 DEFAULT_SETS = tuple(s for s in ALL_SETS if s != "tech")
 SALT = "notesdb-judgement/"
 

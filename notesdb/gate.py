@@ -7,7 +7,7 @@ does not lead are linked with it and with each other (:func:`linked_tie`: one su
 in several notes, judged as the top note against the rest and named together); and the message
 must name the top note's subject or be mostly its words (:func:`off_title`: a general question
 that shares two or three words with a how-to note is neither). Then it speaks through
-the first of nine routes whose thresholds are met (:func:`verdict`):
+the first of ten routes whose thresholds are met (:func:`verdict`):
 
 1. ``strong``: enough evidence, from at least two words of the message, covering a fair share;
    a note holding less than half of the message, or about none of it (its words only in its
@@ -31,6 +31,9 @@ the first of nine routes whose thresholds are met (:func:`verdict`):
    a typo or cut short, and the note leads the second (:func:`coined_name`).
 9. ``full-name``: the message holds every word of a name of the note of two words or more ("where
    does pip keep its cache" names ``pip-cache.md``), and of no other candidate (:func:`full_name`).
+10. ``subject``: the message is nothing but words the note is about, words English rarely
+   uses, and no other note about them comes near it: a message that only names the thing
+   ("garrigue", "minestr", "focacia") (:func:`subject_words`).
 
 Anything else stays silent, with the reason. A note after the first is named on its own merit:
 evidence that the notes named before it lack, at a coverage near the top note's.
@@ -80,6 +83,7 @@ class Route:
     ABOUT: Final = "about"
     NAMED: Final = "named"
     FULL_NAME: Final = "full-name"
+    SUBJECT: Final = "subject"
     NO_TERMS: Final = "no-terms"  # nothing searchable in the message
     NO_MATCH: Final = "no-match"  # no note holds a word of the message
     TIE: Final = "tie"  # no note leads the others
@@ -99,7 +103,7 @@ ROUTE_OFF: Final = 99.0
 
 #: The routes through which the gate speaks.
 SPOKEN: Final = frozenset(
-    {Route.STRONG, Route.LEAD, Route.RARE, Route.AHEAD, Route.SOLE, Route.MARGIN, Route.ABOUT, Route.NAMED, Route.FULL_NAME}
+    {Route.STRONG, Route.LEAD, Route.RARE, Route.AHEAD, Route.SOLE, Route.MARGIN, Route.ABOUT, Route.NAMED, Route.FULL_NAME, Route.SUBJECT}
 )
 
 #: The routes of messages that are not judged at all: nothing to label, tune or second-guess.
@@ -510,6 +514,34 @@ def _typed_whole(h: Hit) -> bool:
     return False
 
 
+def subject_words(top: Candidate, others: list[Candidate], settings: Settings) -> list[Hit]:
+    """The ``subject`` route's words: the message is nothing but words the top note is about.
+
+    Every word of the message the note holds sits in its title, description or headings
+    (``Candidate.about``), the note holds at least ``settings.subject_held`` of the message's
+    possible evidence (``Candidate.held``: 1.0, all of it), each word is made of letters and
+    rarer in English than Zipf ``settings.subject_max_zipf`` (a name, a dish, a term; not
+    "incorrect" or "busy"), and the note's evidence is at least ``settings.subject_min_lead``
+    times that of every other candidate about any of them ("navette" names the note titled
+    with it, not the one that lists it under a heading, far behind).
+
+    :param top: the top candidate
+    :param others: the other candidates, best first
+    :returns: the top note's hits of those words, in message order (empty: the route fails)
+    """
+    if top.held < settings.subject_held:
+        return []
+    hits = [h for h in top.hits if h.evidence > 0]
+    about = {h.token for h in top.about if h.evidence > 0}
+    if not hits or any(h.token not in about or not h.token.isalpha() or h.zipf >= settings.subject_max_zipf for h in hits):
+        return []
+    tokens = {h.token for h in hits}
+    for c in others:
+        if top.evidence < settings.subject_min_lead * c.evidence and any(h.token in tokens for h in c.about if h.evidence > 0):
+            return []
+    return hits
+
+
 def _words(cand: Candidate, settings: Settings) -> int:
     return sum(1 for h in cand.hits if h.evidence >= settings.word_evidence)
 
@@ -551,7 +583,10 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
       holds (:func:`coined_name`: "tokmeter"), a lead >= ``named_min_lead``, coverage >=
       ``named_coverage``;
     - ``full-name``: the message holds every word of a name of the note of at least
-      ``full_name_words`` words, and of no other candidate's (:func:`full_name`).
+      ``full_name_words`` words, and of no other candidate's (:func:`full_name`);
+    - ``subject``: the message is nothing but words the note is about, rarer in English than
+      Zipf ``subject_max_zipf``, and it leads every other candidate about them at least
+      ``subject_min_lead`` times (:func:`subject_words`).
 
     A note after the first is named on its own merit: evidence the notes named before it lack
     >= ``extra_evidence``, and coverage >= ``extra_share`` times the top note's.
@@ -619,6 +654,8 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
         route = Route.NAMED
     elif full_name(top, cands[1:], s) is not None:
         route = Route.FULL_NAME
+    elif subject_words(top, cands[1:], s):
+        route = Route.SUBJECT
     else:
         return Route.WEAK, []
     # a route's thresholds are met, but the message is off the note's subject: that is the reason
@@ -894,7 +931,27 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
     out.append((Route.NAMED, f))
     if full_name(top, others, s) is None:
         out.append((Route.FULL_NAME, [_no_full_name(top, others, s)]))
+    if not subject_words(top, others, s):
+        out.append((Route.SUBJECT, [_no_subject(top, others, s)]))
     return out
+
+
+def _no_subject(top: Candidate, others: list[Candidate], s: Settings) -> str:
+    """Why :func:`subject_words` finds none, in words: the first condition it fails."""
+    if top.held < s.subject_held:
+        return f"holds {_num(top.held, s.subject_held)} < {s.subject_held} of the message"
+    about = {h.token for h in top.about if h.evidence > 0}
+    hits = [h for h in top.hits if h.evidence > 0]
+    outside = [h.word for h in hits if h.token not in about]
+    if outside:
+        return "not about every word of the message (" + ", ".join(outside) + " only in its body)"
+    common = [h.word for h in hits if not h.token.isalpha() or h.zipf >= s.subject_max_zipf]
+    if common:
+        return f"{', '.join(common)}: not a word of letters rarer in English than Zipf {s.subject_max_zipf}"
+    tokens = {h.token for h in hits}
+    rival = next(c for c in others if top.evidence < s.subject_min_lead * c.evidence
+                 and any(h.token in tokens for h in c.about if h.evidence > 0))
+    return f"{rival.path} is about it too, and the note leads it {lead(top, rival):.2f}x < {s.subject_min_lead}x"
 
 
 def _typed_names(cand: Candidate, names: list[str], settings: Settings) -> list[str]:
@@ -1034,6 +1091,14 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
         return (
             f"full-name: the message holds every word of the note's name '{full_name(top, others, s)}', "
             f"and no other candidate's name whole; {_leads(ahead, second, s.min_lead)}"
+        )
+    if route == Route.SUBJECT:
+        words = subject_words(top, others, s)
+        return (
+            f"subject: the message is nothing but {', '.join(h.word for h in words)}, which the note is about "
+            f"(in its {', '.join(dict.fromkeys(h.place for h in words))}) and English rarely uses (Zipf < "
+            f"{s.subject_max_zipf}); no other candidate about it comes within {s.subject_min_lead}x of it, "
+            f"{_leads(ahead, second, s.min_lead)}"
         )
     raise ValueError(f"not a route that speaks: {route}")
 

@@ -113,6 +113,23 @@ class Settings:
     #: greenhouse effect" naming ``garden/greenhouse.md``, "what is an index fund" ``Index.md``).
     #: 99 switches the route off
     full_name_words: int = 2
+    #: subject route (``notesdb.gate.subject_words``): the message is nothing but words the top
+    #: note is about (its title, description or headings hold every word of the message it
+    #: holds, and it holds at least ``subject_held`` of the message's possible evidence), words
+    #: of letters rarer in English than Zipf ``subject_max_zipf``, and it leads every other
+    #: candidate about any of them at least ``subject_min_lead`` times: "garrigue" names the
+    #: note on the router of that name, "minestr" the minestrone, "focacia" the focaccia.
+    #: Chosen with ``bench/choose.py --gate-only --axes subject_held,subject_max_zipf,subject_min_lead
+    #: --loso`` on the tuning halves (held 0.8-1.1, Zipf 2.5-4.5, lead 1.1-99), the 510
+    #: generic messages run against each folder counting as silence sets: Zipf 4.0 (that of
+    #: ``prefix_max_zipf``) in every leave-one-set-out run but one, which kept 3.5; 4.5 speaks
+    #: on chit-chat through a title word ("You are useless", "Are you a robot?" naming pages of
+    #: the technical notes: 6 false alarms), no bar on 24 more ("it is false"). Held 1.0
+    #: and lead 1.5 (the least lead of the ``ahead`` and ``named`` routes) in every run.
+    #: ``subject_held`` above 1 switches the route off
+    subject_held: float = 1.0
+    subject_max_zipf: float = 4.0
+    subject_min_lead: float = 1.5
     #: strong route: the lead it needs over the second (every route needs ``min_lead``; a
     #: coding request adding up everyday words past ``strong_evidence`` has little lead).
     #: Swept 1.1-1.5 with ``bench/choose.py``: see the README's figures for the choice

@@ -30,7 +30,7 @@ def vault(name: str) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*.md") if p.is_file()}
 
 
-@pytest.mark.parametrize("name", ["folders", "tiny", "household2", "kept"])
+@pytest.mark.parametrize("name", ["folders", "tiny", "household2", "kept", "devnotes", "frmemory", "recipes"])
 def test_set_is_well_formed(name: str) -> None:
     notes, rows = vault(name), cases(name)
     ids = [c["id"] for c in rows]

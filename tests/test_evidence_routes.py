@@ -297,3 +297,75 @@ def test_a_whole_name_with_light_words_is_named(tmp_path: Path) -> None:
         assert top.path == "til/sqlite/vacuum-disk-full.md" and light, light
         assert full_name(top, r.candidates[1:], Settings()) == "SQLite VACUUM: database or disk is full"
         assert d.spoken and d.notes[0] == "til/sqlite/vacuum-disk-full.md"
+
+
+
+SUBJECT_NOTES = dict(FILLER)
+SUBJECT_NOTES.update(
+    {
+        "homelab/garrigue.md": "# Routeur garrigue\n\nOpenWrt in the hall cupboard; the admin page listens on "
+        "port 8080 and the firmware is updated by hand.\n",
+        "homelab/wireguard.md": "# WireGuard\n\nThe VPN endpoint runs on garrigue, port 51820; one peer per "
+        "phone.\n",
+        "homelab/ssh-hosts.md": "# SSH hosts\n\ngarrigue and the NAS take keys only, no passwords.\n",
+        "homelab/monitoring.md": "# Monitoring\n\nUptime checks ping garrigue and the NAS every minute.\n",
+        "homelab/backups.md": "# Backups\n\nThe config of garrigue goes to the NAS every Sunday.\n",
+        "home/busy-weeks.md": "# Busy weeks\n\nWhen both of us travel the same week, Nadia feeds the cat.\n",
+    }
+)
+
+
+@pytest.fixture()
+def subject(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    with indexed_connection(tmp_path, SUBJECT_NOTES) as c:
+        yield c
+
+
+def test_subject_route_speaks_when_the_message_only_names_what_a_note_is_about(subject: sqlite3.Connection) -> None:
+    """"garrigue" alone: the router's note has it in its title, four others only in their body;
+    in five notes of a small folder the word weighs too little for the rare route."""
+    d = decide(subject, "garrigue")
+    assert (d.spoken, d.route, d.notes) == (True, "subject", ["homelab/garrigue.md"])
+    assert d.reasons[-2].startswith(
+        "spoke by subject: the message is nothing but garrigue, which the note is about (in its title) and "
+        "English rarely uses (Zipf < 4.0); no other candidate about it comes within 1.5x of it"
+    )
+    off = decide(subject, "garrigue", replace(Settings(), subject_held=1.1))
+    assert (off.spoken, off.route) == (False, "weak")
+    assert off.reasons[-1].endswith("subject: holds 1.00 < 1.1 of the message")
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        # an everyday word: "busy" in a title is no subject of "are you busy?"
+        ("are you busy?", "busy: not a word of letters rarer in English than Zipf 4.0"),
+    ],
+)
+def test_subject_route_needs_only_rare_words_of_the_notes_subject(
+    subject: sqlite3.Connection, message: str, reason: str
+) -> None:
+    d = decide(subject, message)
+    assert (d.spoken, d.route) == (False, "weak"), d.reasons
+    assert "subject: " + reason in d.reasons[-1]
+
+
+def test_subject_route_needs_a_lead_over_every_note_about_the_words() -> None:
+    """Another note about the word too (a heading: 2/3 of a title's weight) within 1.5x of the
+    top note: which one the name means is not clear. Further behind, the top note speaks."""
+    from notesdb.gate import _no_subject, subject_words
+
+    s = Settings()
+    top = _cand("navette.md", [replace(_hit("navette", 2.0, "title"), zipf=0.0)], 2.0)
+    close = _cand("dns.md", [replace(_hit("navette", 1.4, "headings"), zipf=0.0)], 2.0)
+    far = _cand("dns.md", [replace(_hit("navette", 1.3, "headings"), zipf=0.0)], 2.0)
+    body = _cand("ssh.md", [replace(_hit("navette", 1.9), zipf=0.0)], 2.0)
+    assert subject_words(top, [close], s) == []
+    assert _no_subject(top, [close], s) == "dns.md is about it too, and the note leads it 1.43x < 1.5x"
+    assert [h.word for h in subject_words(top, [far], s)] == ["navette"]
+    # a note that holds the word only in its body is not about it, however close
+    assert [h.word for h in subject_words(top, [body], s)] == ["navette"]
+    # a word of the message the top note holds only in its body: the message is more than its subject
+    more = _cand("navette.md", [replace(_hit("navette", 2.0, "title"), zipf=0.0), replace(_hit("pihole", 0.8), zipf=0.0)], 2.8)
+    assert subject_words(more, [far], s) == []
+    assert _no_subject(more, [far], s) == "not about every word of the message (pihole only in its body)"

@@ -318,7 +318,8 @@ def test_no_route_names_the_conditions_each_route_fails() -> None:
         "of the words of the note's title, file name or aliases; ahead: coverage 0.31 < 0.5; "
         "sole: holds 0.31 < 0.8 of the message, no word rare in English in at most 2 notes that the second lacks; "
         "named: the message holds no whole name of the note made of a word English does not know; "
-        "full-name: the message holds no name of the note of 2 or more words whole"
+        "full-name: the message holds no name of the note of 2 or more words whole; "
+        "subject: holds 0.31 < 1.0 of the message"
     )
     # one word of the two: the ahead route names that too
     one = cand("a.md", [english[0]], 12.9)
@@ -329,7 +330,7 @@ def test_no_route_names_the_conditions_each_route_fails() -> None:
 @pytest.mark.parametrize("r", [r for r, route in ROUTES if route == "weak"])
 def test_every_route_of_a_silence_names_a_failed_condition(r: Ranking) -> None:
     clauses = judge(r, S).reasons[-1].removeprefix("no route: ").split("; ")
-    assert [c.split(": ", 1)[0] for c in clauses] == ["strong", "lead", "rare", "ahead", "sole", "named", "full-name"]
+    assert [c.split(": ", 1)[0] for c in clauses] == ["strong", "lead", "rare", "ahead", "sole", "named", "full-name", "subject"]
     assert all(c.split(": ", 1)[1] for c in clauses), clauses
 
 
