@@ -259,7 +259,10 @@ MAX_COMPOUNDS: Final = 4
 def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, float]], tokens: list[str]) -> str:
     """The language of a message: the one with the most of its everyday words (Zipf at least
     ``EVERYDAY_ZIPF``) among the tokens; English unless another has strictly more, and at
-    least ``MIN_LANGUAGE_VOTES``. Between other languages with as many, the one where those
+    least ``MIN_LANGUAGE_VOTES``. An English stopword (:data:`STOPWORDS`) is no vote for another
+    language: "the pump timer relay and sensor for the filter sponge" has "the", "and" and
+    "for" in Danish's and Norwegian's lists of everyday words too (web text quotes English:
+    "the" is at Zipf 5.6 in Danish), and was read as Danish. Between other languages with as many, the one where those
     words are commoner (the sum of their Zipf): "les pneus de la 308" has three everyday words
     of French and of Spanish, at 22.4 in French and 21.3 in Spanish.
 
@@ -271,7 +274,9 @@ def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, floa
     weight: dict[str, float] = {}
     for t in tokens:
         for lang, z in lexicon.get(t, {}).items():
-            if z >= EVERYDAY_ZIPF:
+            # English words are in every language's lists of web text ("the" at Zipf 5.6 in
+            # Danish): an English stopword is no vote for another language
+            if z >= EVERYDAY_ZIPF and t not in STOPWORDS:
                 votes[lang] = votes.get(lang, 0) + 1
                 weight[lang] = weight.get(lang, 0.0) + z
     best = max(votes, key=lambda lang: (votes[lang], lang == "en", weight.get(lang, 0.0)))

@@ -336,6 +336,12 @@ def test_a_typo_whose_tail_is_an_english_word_of_the_notes_is_still_corrected(tm
 
 def test_detect_language_needs_more_than_one_word() -> None:
     assert detect_language({}, {"mer": {"fr": 5.2}}, ["mer"]) == "en"
+    # English stopwords are in other languages' lists of web text too: no vote for them
+    pump = {"the": {"da": 5.59, "nb": 5.63}, "and": {"da": 5.19, "nb": 5.18}, "for": {"da": 7.08, "nb": 7.17},
+            "timer": {"da": 5.41, "nb": 5.36}}
+    english = {"the": 7.73, "and": 7.41, "for": 7.01, "timer": 3.68}
+    tokens = "the pump timer relay and sensor for the filter sponge".split()
+    assert detect_language(english, pump, tokens) == "en"
     # as many everyday words of French as of Spanish: the language where they are commoner
     both = {"les": {"fr": 7.25, "es": 5.88}, "de": {"es": 7.81, "fr": 7.68}, "la": {"es": 7.56, "fr": 7.43}}
     assert detect_language({}, both, ["les", "pneus", "de", "la"]) == "fr"
