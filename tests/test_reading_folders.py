@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import indexed_connection
 from notesdb import text
 from notesdb.db import open_db, searchable_count
 from notesdb.decide import decide
@@ -297,17 +298,11 @@ def test_a_french_message_drops_french_stopwords_and_joins_no_article_to_a_numbe
     """"les pneus de la 308": "les", "de" and "la" are no evidence (Snowball's French list) and
     "la 308" is not a model's name. Before, "la" was a term and the pair made "la308", a word of
     the one note that writes "de la 308", in place of "308" itself."""
-    notes = dict(FILLER)
-    notes["auto/peugeot-308.md"] = "# Peugeot 308\n\nPneus hiver montés en novembre. Contrôle technique de la 308 en mars.\n"
-    notes["auto/clio.md"] = "# Clio\n\nLes pneus de la Clio sont neufs, la vidange est faite.\n"
-    write(tmp_path / "v", notes)
-    conn = open_db(tmp_path / "db")
-    try:
-        sync(conn, tmp_path / "v")
+    notes = {**FILLER, "auto/peugeot-308.md": "# Peugeot 308\n\nPneus hiver montés en novembre. Contrôle technique "
+             "de la 308 en mars.\n", "auto/clio.md": "# Clio\n\nLes pneus de la Clio sont neufs, la vidange est faite.\n"}
+    with indexed_connection(tmp_path, notes) as conn:
         q = build_query(conn, "les pneus de la 308", searchable_count(conn))
         english = build_query(conn, "the tyres at 308 kpa", searchable_count(conn))
-    finally:
-        conn.close()
     assert q.language == "fr"
     assert [t.token for t in q.terms] == ["pneus", "308"]
     assert q.stopwords == ["les", "de", "la"]
@@ -319,17 +314,11 @@ def test_a_typo_whose_tail_is_an_english_word_of_the_notes_is_still_corrected(tm
     """"sauvgarde" ends in "garde", a word of another note and of English ("avant-garde"). That
     tail was taken as a compound's part, then dropped as an English word, and the token was left
     with no reading at all: no correction was tried."""
-    notes = dict(FILLER)
-    notes["serveur/sauvegarde.md"] = "# Sauvegarde du serveur\n\nLa sauvegarde se fait avec restic chaque nuit vers le NAS.\n"
-    notes["famille/garde.md"] = "# Garde alternée\n\nPlanning de garde des enfants: semaines paires chez Paul.\n"
-    write(tmp_path / "v", notes)
-    conn = open_db(tmp_path / "db")
-    try:
-        sync(conn, tmp_path / "v")
+    notes = {**FILLER, "serveur/sauvegarde.md": "# Sauvegarde du serveur\n\nLa sauvegarde se fait avec restic "
+             "chaque nuit vers le NAS.\n", "famille/garde.md": "# Garde alternée\n\nPlanning de garde des enfants.\n"}
+    with indexed_connection(tmp_path, notes) as conn:
         q = build_query(conn, "ma sauvgarde a échoué cette nuit", searchable_count(conn))
         spoken = first(conn, "ma sauvgarde a échoué cette nuit")
-    finally:
-        conn.close()
     assert q.corrections == [("sauvgarde", "sauvegarde")]
     assert spoken == "serveur/sauvegarde.md"
 
@@ -448,7 +437,6 @@ def test_empty_notes_change_nothing(tmp_path: Path) -> None:
 
 def test_front_matter_that_fails_to_load_gives_no_title(tmp_path: Path) -> None:
     note = "---\ntitle: [unclosed\naliases: foo\n---\nbody about xylophones\n"
-    from conftest import indexed_connection
 
     with indexed_connection(tmp_path, {"music/xylophone-care.md": note}) as conn:
         title, problems = conn.execute("SELECT title, problems FROM notes").fetchone()
