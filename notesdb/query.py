@@ -262,24 +262,25 @@ def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, floa
     least ``MIN_LANGUAGE_VOTES``. An English stopword (:data:`STOPWORDS`) is no vote for another
     language: "the pump timer relay and sensor for the filter sponge" has "the", "and" and
     "for" in Danish's and Norwegian's lists of everyday words too (web text quotes English:
-    "the" is at Zipf 5.6 in Danish), and was read as Danish. Between other languages with as many, the one where those
-    words are commoner (the sum of their Zipf): "les pneus de la 308" has three everyday words
-    of French and of Spanish, at 22.4 in French and 21.3 in Spanish.
+    "the" is at Zipf 5.6 in Danish), and was read as Danish. Between other languages with as
+    many votes, the one where those words are commoner (the sum of their Zipf): "les pneus de
+    la 308" has three everyday words of French and of Spanish, at 22.4 in French and 21.3 in
+    Spanish.
 
     :param english: Zipf in English of the tokens found in ``english``
     :param lexicon: per token found in ``lexicon``, its Zipf in each language
     :param tokens: every token of the message, stopwords included, duplicates kept
     """
     votes: dict[str, int] = {"en": sum(1 for t in tokens if english.get(t, 0.0) >= EVERYDAY_ZIPF)}
-    weight: dict[str, float] = {}
+    zipf_sum: dict[str, float] = {}
     for t in tokens:
         for lang, z in lexicon.get(t, {}).items():
             # English words are in every language's lists of web text ("the" at Zipf 5.6 in
             # Danish): an English stopword is no vote for another language
             if z >= EVERYDAY_ZIPF and t not in STOPWORDS:
                 votes[lang] = votes.get(lang, 0) + 1
-                weight[lang] = weight.get(lang, 0.0) + z
-    best = max(votes, key=lambda lang: (votes[lang], lang == "en", weight.get(lang, 0.0)))
+                zipf_sum[lang] = zipf_sum.get(lang, 0.0) + z
+    best = max(votes, key=lambda lang: (votes[lang], lang == "en", zipf_sum.get(lang, 0.0)))
     return best if votes[best] > votes["en"] and votes[best] >= MIN_LANGUAGE_VOTES else "en"
 
 
@@ -706,17 +707,17 @@ def build_query(
         alts += [a for a in stemmed(conn, tok, lang, s, stemmer) if a.word not in have]
         if tok not in english:
             have = {a.word for a in alts}
-            joint = []
+            joined_words = []
             part = next((p for p in parts[tok] if p in known), None)
             if part is not None and part not in have:  # the message's compound holds a note's word
-                joint.append(Alternative(part, "compound", s.compound_weight, known[part]))
-            joint += [a for a in compounds(conn, tok, s) if a.word not in have]
-            if joint:
+                joined_words.append(Alternative(part, "compound", s.compound_weight, known[part]))
+            joined_words += [a for a in compounds(conn, tok, s) if a.word not in have]
+            if joined_words:
                 # an English word is not a compound's part, nor a compound of the message's word
                 # ("garde" is no part of "sauvgarde", "earring" no compound of "ring"): the
                 # token may then still be a typo or a short form
-                words_of_english = _english(conn, {a.word for a in joint})
-                alts += [a for a in joint if a.word not in words_of_english]
+                words_of_english = _english(conn, {a.word for a in joined_words})
+                alts += [a for a in joined_words if a.word not in words_of_english]
         # a word written as code is the name as it is spelt: neither a short form nor a typo
         guess = not alts and tok not in coded
         if guess and zipf < s.prefix_max_zipf and not tok.isdigit():
