@@ -305,7 +305,10 @@ def stemmed(
     vocabulary word counts when its stem is the token's and, in English, both differ from
     the stem only by an inflection (``ENGLISH_ENDINGS``), elsewhere by at most
     ``OTHER_ENDING_CHARS`` letters. Candidates are the words starting with the stem (less a
-    final e, i or y, which Snowball may add or change), one range read of ``vocab``.
+    final e, i or y, which Snowball may add or change), one range read of ``vocab``. Outside
+    English two stems are one when they are alike but for that final letter: words are stemmed
+    folded, without the accents Snowball's French and German rules read ("revisee" for
+    "révisée" is stemmed "revise", "revision" "revis").
 
     :param stemmer: a ``Stemmer.Stemmer`` for ``lang`` (made when None)
     :returns: alternatives of weight ``settings.stemmed_weight``, most frequent first
@@ -335,10 +338,19 @@ def stemmed(
         "SELECT word, doc_freq FROM vocab WHERE word > ? AND word < ? AND length <= ? ORDER BY doc_freq DESC LIMIT 50",
         (*_range(base), len(base) + 5),
     ).fetchall()
+
+    def same_stem(word: str) -> bool:
+        other = stemmer.stemWord(word)  # type: ignore[attr-defined]
+        if lang == "en":
+            return bool(other == stem)
+        # Snowball reads the accents that folding took away: "révisée" is stemmed "revis", but
+        # folded "revisee" is "revise"; "revision" is "revis" either way
+        return other == stem or (other.rstrip("eiy") if len(other) > 3 else other) == base
+
     return [
         Alternative(w, "stemmed", settings.stemmed_weight, df)
         for w, df in rows
-        if w != token and close(w) and stemmer.stemWord(w) == stem  # type: ignore[attr-defined]
+        if w != token and close(w) and same_stem(w)
     ]
 
 

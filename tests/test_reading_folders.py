@@ -310,6 +310,22 @@ def test_a_french_message_drops_french_stopwords_and_joins_no_article_to_a_numbe
     assert english.language == "en" and [t.token for t in english.terms] == ["tyres", "308", "kpa"]
 
 
+def test_a_french_word_finds_its_accented_form_whose_folded_stem_differs(tmp_path: Path) -> None:
+    """Words are stemmed folded, and Snowball's French rules read accents: "révisée" folds to
+    "revisee", stemmed "revise", while "révision" is stemmed "revis". The two were not read as
+    forms of one word, and the message named nothing."""
+    notes = {**FILLER, "maison/chaudiere.md": "# Entretien de la chaudière\n\nLa chaudière est révisée chaque "
+             "année en septembre par le chauffagiste.\n"}
+    with indexed_connection(tmp_path, notes) as conn:
+        q = build_query(conn, "quand passe la chaudière en révision ?", searchable_count(conn))
+        english = stemmed(conn, "revision", "en", Settings())
+    revision = next(t for t in q.terms if t.token == "revision")
+    assert q.language == "fr"
+    assert [(a.word, a.how) for a in revision.alternatives] == [("revisee", "stemmed")]
+    # English keeps its stems exact: "revision" is not another form of "revisee" there
+    assert english == []
+
+
 def test_a_typo_whose_tail_is_an_english_word_of_the_notes_is_still_corrected(tmp_path: Path) -> None:
     """"sauvgarde" ends in "garde", a word of another note and of English ("avant-garde"). That
     tail was taken as a compound's part, then dropped as an English word, and the token was left
