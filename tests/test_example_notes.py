@@ -105,3 +105,29 @@ def test_the_readme_shows_what_its_first_command_prints(tmp_path: Path) -> None:
         return text.replace(str(notes), "NOTES").replace("/home/you/notesdb/examples/notes", "NOTES")
 
     assert plain(out) == plain(shown)
+
+
+def test_the_readme_shows_what_its_hook_example_prints(tmp_path: Path) -> None:
+    """The README's hook example (an event on stdin, the example notes) prints the line it
+    shows. It once showed a message read as Portuguese by accident ("the" and "silva" are
+    everyday Portuguese words), whose "silva" then found "silvia" as another form; read as
+    English, "silva" is a word English knows and is not corrected, and the example was silent."""
+    import json
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("To see the hook itself at work", 1)[1]
+    block = re.findall(r"```\n(.*?)```", section, flags=re.S)[0]
+    command, shown = block.split("\n  | ", 1)
+    event = shlex.split(command.removesuffix(" \\"))[1]
+    args, shown = shown.split("\n", 1)
+    notes = tmp_path / "examples" / "notes"
+    shutil.copytree(EXAMPLES, notes)
+    argv = shlex.split(args)
+    assert argv[:2] == [".venv/bin/notesdb", "hook"], argv
+    done = subprocess.run([str(NOTESDB_EXE), *argv[1:]], input=event, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    expected = json.loads(shown.strip().replace("/home/you/notesdb/examples/notes", str(notes)))
+    assert json.loads(done.stdout) == expected

@@ -24,7 +24,7 @@ from conftest import NOTESDB_EXE
 from fake_anthropic import REPLY, FakeAnthropic, texts
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "notes"
-COVERED = "whats the brew temp on the silva pid?"
+COVERED = "whats the brew temp on the silvia pid?"
 UNCOVERED = "thanks, that worked"
 HEAD = "Notes that may cover this: "
 KEY = "sk-ant-dummy-for-local-test"
