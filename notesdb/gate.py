@@ -122,7 +122,7 @@ class Decision:
     spoken: bool
     notes: list[str] = field(default_factory=list)  # note paths, in order
     line: str = ""
-    route: str = ""  # strong, lead, rare, or a silence reason: no-terms, no-match, weak, ...
+    route: str = ""  # a route of SPOKEN (strong, lead, ... subject), or a silence reason: no-terms, weak, ...
     reasons: list[str] = field(default_factory=list)  # human-readable why
     top_scores: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[tuple[str, str]] = field(default_factory=list)
