@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -17,6 +17,19 @@ from notesdb.gate import judge
 from notesdb.rank import Candidate, Hit, Ranking
 from notesdb.settings import Settings
 from test_reading_folders import FILLER
+
+
+def folder_fixture(notes: dict[str, str]) -> Any:
+    """A fixture: an open connection to ``notes`` indexed into a real SQLite file of the test's
+    ``tmp_path``, closed after the test."""
+
+    @pytest.fixture()
+    def connection(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+        with indexed_connection(tmp_path, notes) as c:
+            yield c
+
+    return connection
+
 
 NOTES = dict(FILLER)
 NOTES.update(
@@ -35,10 +48,7 @@ NOTES.update(
 )
 
 
-@pytest.fixture()
-def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    with indexed_connection(tmp_path, NOTES) as c:
-        yield c
+conn = folder_fixture(NOTES)
 
 
 def test_ahead_route_speaks_when_a_large_lead_makes_up_for_evidence(conn: sqlite3.Connection) -> None:
@@ -141,10 +151,7 @@ NAMED_NOTES.update(
 )
 
 
-@pytest.fixture()
-def named(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    with indexed_connection(tmp_path, NAMED_NOTES) as c:
-        yield c
+named = folder_fixture(NAMED_NOTES)
 
 
 @pytest.mark.parametrize(
@@ -225,10 +232,7 @@ FULL_NAME_NOTES.update(
 )
 
 
-@pytest.fixture()
-def full(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    with indexed_connection(tmp_path, FULL_NAME_NOTES) as c:
-        yield c
+full = folder_fixture(FULL_NAME_NOTES)
 
 
 def test_full_name_route_speaks_when_the_message_holds_a_whole_name(full: sqlite3.Connection) -> None:
@@ -315,10 +319,7 @@ SUBJECT_NOTES.update(
 )
 
 
-@pytest.fixture()
-def subject(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    with indexed_connection(tmp_path, SUBJECT_NOTES) as c:
-        yield c
+subject = folder_fixture(SUBJECT_NOTES)
 
 
 def test_subject_route_speaks_when_the_message_only_names_what_a_note_is_about(subject: sqlite3.Connection) -> None:
