@@ -335,7 +335,7 @@ def stemmed(
     if not close(token):
         return []
     rows = conn.execute(
-        "SELECT word, doc_freq FROM vocab WHERE word > ? AND word < ? AND length <= ? ORDER BY doc_freq DESC LIMIT 50",
+        "SELECT word, doc_freq FROM vocab WHERE word >= ? AND word < ? AND length <= ? ORDER BY doc_freq DESC LIMIT 50",
         (*_range(base), len(base) + 5),
     ).fetchall()
 

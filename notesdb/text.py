@@ -120,10 +120,16 @@ def us_spelling(token: str) -> str:
     return token
 
 
+#: The endings after which English writes a plural or third person in ``-es`` ("boxes",
+#: "wishes", "potatoes"); after any other letter it is ``-s`` ("coffees", "cakes"), so "coffe"
+#: + "es" is no form of anything but a typo of "coffee".
+ES_AFTER: Final = ("s", "x", "z", "ch", "sh", "o")
+
+
 def inflections(token: str) -> list[str]:
     """The English plural and singular forms of a word, for matching "plug" with "plugs".
 
-    Only the regular suffixes: ``-s``, ``-es``, ``-ies``/``-y``. The index keeps words unstemmed
+    Only the regular suffixes: ``-s``, ``-es`` (after :data:`ES_AFTER`), ``-ies``/``-y``. The index keeps words unstemmed
     (a porter stemmer would also merge "mechanics" with "mechanic" and "general" with
     "generic"), so this small, predictable step stands in for stemming on the query side.
 
@@ -131,12 +137,14 @@ def inflections(token: str) -> list[str]:
     """
     if len(token) < 3 or not token.isalpha():
         return []
-    out = [token + "s", token + "es"]
+    out = [token + "s"]
+    if token.endswith(ES_AFTER):
+        out.append(token + "es")
     if token.endswith("ies") and len(token) > 4:
         out.append(token[:-3] + "y")
     elif token.endswith("y"):
         out.append(token[:-1] + "ies")
-    if token.endswith("es") and len(token) > 4:
+    if token.endswith("es") and len(token) > 4 and token[:-2].endswith(ES_AFTER):
         out.append(token[:-2])
     # "-ics" nouns are singular fields, not plurals ("mechanics" is not "mechanic")
     if token.endswith("s") and not token.endswith(("ss", "ics")) and len(token) > 3:

@@ -245,6 +245,44 @@ def test_another_form_of_a_word_finds_the_note(folder: tuple[sqlite3.Connection,
     assert all(a.weight < 1.0 for a in alts)
 
 
+def test_the_stem_itself_is_another_form(tmp_path: Path) -> None:
+    """"cleaning" finds the note titled "How to clean the bathroom" through "clean", the word
+    its stem is (the range read of the vocabulary began after the stem and left it out)."""
+    notes = {
+        "how-to-clean-bathroom.md": "# How to clean the bathroom\n\nSpray the surfaces, bleach the toilet.\n",
+        "business-idea.md": "# Business idea\n\nA cleaning service, step by step: bathroom, kitchen, floors.\n",
+        "open-jar.md": "# How to open a stuck jar\n\nRun the lid under hot water.\n",
+    }
+    with indexed_connection(tmp_path, notes) as conn:
+        assert [(a.word, a.how) for a in stemmed(conn, "cleaning", "en", Settings())] == [("clean", "stemmed")]
+        assert [a.word for a in stemmed(conn, "opening", "en", Settings())] == ["open"]
+        ranking = rank(conn, build_query(conn, "steps for cleaning the bathroom", 3, Settings()))
+        top = ranking.candidates[0]
+        assert top.path == "how-to-clean-bathroom.md"
+        assert {(h.word, h.place) for h in top.hits} == {("clean", "title"), ("bathroom", "title")}
+
+
+def test_an_e_word_takes_s_not_es() -> None:
+    """English writes -es after s, x, z, ch, sh and o only: "coffe" + "es" is no form of a
+    word, and read as one it had kept the typo from being read as "coffee"."""
+    assert text.inflections("coffe") == ["coffes"]
+    assert text.inflections("box") == ["boxs", "boxes"]
+    assert text.inflections("potato") == ["potatos", "potatoes"]
+    assert text.inflections("boxes") == ["boxess", "boxeses", "box", "boxe"]
+    assert "cak" not in text.inflections("cakes")
+
+
+def test_a_typo_of_an_e_word_is_read_as_the_word(tmp_path: Path) -> None:
+    notes = {
+        "cold-brew.md": "# How to make cold brew coffee\n\nCoarse grind, 1:8, twelve hours in the fridge.\n",
+        "beans.md": "# Tasted beans\n\nTwo coffees from Banka, both washed.\n",
+    }
+    with indexed_connection(tmp_path, notes) as conn:
+        (term,) = [t for t in build_query(conn, "coffe", 2, Settings()).terms]
+        assert "coffee" in {a.word for a in term.alternatives}
+        assert ("coffees", "inflected") not in {(a.word, a.how) for a in term.alternatives}
+
+
 def test_a_derived_word_is_not_another_form(folder: tuple[sqlite3.Connection, Path]) -> None:
     conn = folder[0]
     assert stemmed(conn, "economics", "en", Settings()) == []
