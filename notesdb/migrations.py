@@ -401,3 +401,13 @@ def m014_reread_contractions(db: Database) -> None:
     db.execute(trigger)
     db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
     db.execute("PRAGMA user_version = 14")
+
+
+@migrations()
+def m015_lexicon_korean(db: Database) -> None:
+    """Korean's everyday words in ``lexicon`` (``notesdb.vocab.LANGUAGES`` gained ``ko``): a
+    database made before holds the other languages' only; one made since has them from
+    ``m009_lexicon`` already."""
+    if db.execute("SELECT 1 FROM lexicon WHERE lang = 'ko' LIMIT 1").fetchone() is None:
+        db.conn.executemany("INSERT INTO lexicon(word, lang, zipf) VALUES (?, ?, ?)", lexicon_rows(("ko",)))
+    db.execute("PRAGMA user_version = 15")

@@ -265,7 +265,7 @@ def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, floa
     "the" is at Zipf 5.6 in Danish), and was read as Danish. Between other languages with as
     many votes, the one where those words are commoner (the sum of their Zipf): "les pneus de
     la 308" has three everyday words of French and of Spanish, at 22.4 in French and 21.3 in
-    Spanish.
+    Spanish. A Hangul token is a vote for Korean whatever its frequency, and one is enough.
 
     :param english: Zipf in English of the tokens found in ``english``
     :param lexicon: per token found in ``lexicon``, its Zipf in each language
@@ -273,15 +273,24 @@ def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, floa
     """
     votes: dict[str, int] = {"en": sum(1 for t in tokens if english.get(t, 0.0) >= EVERYDAY_ZIPF)}
     zipf_sum: dict[str, float] = {}
+    # Korean is told by its script: every Hangul token is a vote (its words carry their particles,
+    # "서버가", and are rarely in the list of everyday words as typed)
+    hangul = sum(1 for t in tokens if "\uac00" <= t[:1] <= "\ud7a3")
+    if hangul:
+        votes["ko"] = hangul
     for t in tokens:
         for lang, z in lexicon.get(t, {}).items():
+            if lang == "ko":
+                continue
             # English words are in every language's lists of web text ("the" at Zipf 5.6 in
             # Danish): an English stopword is no vote for another language
             if z >= EVERYDAY_ZIPF and t not in STOPWORDS:
                 votes[lang] = votes.get(lang, 0) + 1
                 zipf_sum[lang] = zipf_sum.get(lang, 0.0) + z
     best = max(votes, key=lambda lang: (votes[lang], lang == "en", zipf_sum.get(lang, 0.0)))
-    return best if votes[best] > votes["en"] and votes[best] >= MIN_LANGUAGE_VOTES else "en"
+    # a script no other language writes needs no second vote: "계속해" (go on) is Korean
+    need = 1 if best == "ko" else MIN_LANGUAGE_VOTES
+    return best if votes[best] > votes["en"] and votes[best] >= need else "en"
 
 
 def _lexicon(conn: sqlite3.Connection, words: set[str]) -> dict[str, dict[str, float]]:
@@ -703,7 +712,9 @@ def build_query(
         lexicon.update(_lexicon(conn, joins))
 
     def zipf_of(word: str) -> float:
-        return english.get(word, 0.0) if lang == "en" else lexicon.get(word, {}).get(lang, 0.0)
+        if lang == "en" or (lang == "ko" and not "\uac00" <= word[:1] <= "\ud7a3"):
+            return english.get(word, 0.0)  # a Latin word in Korean text is an English word ("docker")
+        return lexicon.get(word, {}).get(lang, 0.0)
 
     coded = code_words(text, tokens)
     import Stemmer  # PyStemmer: about 1 ms to import, a C extension
@@ -717,6 +728,11 @@ def build_query(
         zipf = zipf_of(tok)
         have = {a.word for a in alts}
         alts += [a for a in stemmed(conn, tok, lang, s, stemmer) if a.word not in have]
+        if "\uac00" <= tok[0] <= "\ud7a3":  # Hangul: the noun with another particle or none
+            from notesdb.hangul import forms as hangul_forms
+
+            have = {a.word for a in alts}
+            alts += [Alternative(w, "inflected", s.inflected_weight, df) for w, df in hangul_forms(conn, tok) if w not in have]
         if tok not in english:
             have = {a.word for a in alts}
             joined_words = []
@@ -747,6 +763,12 @@ def build_query(
     alt_words = {a.word for t in terms for a in t.alternatives}
     alt_english = _english(conn, alt_words)
     alt_lexicon = _lexicon(conn, alt_words) if lang != "en" else {}
+
+    def alt_zipf(word: str) -> float:
+        if lang == "en" or (lang == "ko" and not "\uac00" <= word[:1] <= "\ud7a3"):
+            return alt_english.get(word, 0.0)
+        return alt_lexicon.get(word, {}).get(lang, 0.0)
+
     # a word is made up only when English's rare words are there to say it is not one of them
     # (the table is empty until the first full sync), and only in the Latin script, whose
     # languages the word lists cover (Russian or Greek words would all look made up); only the
@@ -765,7 +787,7 @@ def build_query(
         t.alternatives = [
             replace(
                 a,
-                zipf=(z := alt_english.get(a.word, 0.0) if lang == "en" else alt_lexicon.get(a.word, {}).get(lang, 0.0)),
+                zipf=(z := alt_zipf(a.word)),
                 coined=can_tell and t.zipf == 0 and z == 0 and t.token not in listed and a.word not in listed
                 and t.token.isascii() and a.word.isascii(),
             )

@@ -211,7 +211,7 @@ def english_rare_filled(conn: sqlite3.Connection) -> bool:
 
 #: Languages whose everyday words are in ``lexicon``: the languages with a wordfreq ``small``
 #: list written in the Latin script that notes of English-speaking users most often mix in.
-LANGUAGES: Final = ("de", "fr", "es", "it", "nl", "pt", "sv", "da", "nb")
+LANGUAGES: Final = ("de", "fr", "es", "it", "nl", "pt", "sv", "da", "nb", "ko")
 #: Words of those languages at least this common (Zipf) are kept: below it a word keeps over
 #: 80% of its weight anyway (``rank.specificity`` at its default midpoint and slope), so the
 #: table stays about 60,000 rows.
@@ -256,12 +256,21 @@ def _wordfreq_list(lang: str, wordlist: str = "small", lowest: float = 0.0) -> l
         )
 
 
-def lexicon_rows() -> list[tuple[str, str, float]]:
-    """``(word, lang, zipf)`` for the everyday words of each of ``LANGUAGES`` (Zipf at least
-    ``LEXICON_MIN_ZIPF``), folded like ``notesdb.text.words``; the commonest spelling wins."""
+def lexicon_rows(languages: tuple[str, ...] = LANGUAGES) -> list[tuple[str, str, float]]:
+    """``(word, lang, zipf)`` for the everyday words of each of ``languages`` (Zipf at least
+    ``LEXICON_MIN_ZIPF``), folded like ``notesdb.text.words``; the commonest spelling wins.
+
+    Korean's list keeps its Hangul words only: wordfreq's Korean words are read from web text
+    split into morphemes, where digits and English words ("00" at Zipf 7.1, "the") are frequent
+    too, and those are English's (``notesdb.query.detect_language`` reads Korean by its script).
+    """
+    from notesdb.hangul import is_hangul
+
     out: dict[tuple[str, str], float] = {}
-    for lang in LANGUAGES:
+    for lang in languages:
         for word, zipf in _wordfreq_list(lang, lowest=LEXICON_MIN_ZIPF):
+            if lang == "ko" and not is_hangul(word):
+                continue
             # most words are ASCII letters and digits, one token each as they are, lower-cased:
             # the tokenizer is for the rest (a new database fills this table before its first
             # answer; tokenizing all 62,000 words took 0.4 s of it)

@@ -190,10 +190,10 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
         conn.execute("UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
         apply_counts(conn, Counter({"gits": 1, "smagic": 1}))
         conn.execute("PRAGMA user_version = 13")
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm014_reread_contractions'")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m014_reread_contractions', 'm015_lexicon_korean')")
     conn.close()
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 14
+    assert user_version(conn) == store.SCHEMA_VERSION == 15
     marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
     assert marked == [("vcs/git-s-magic-files.md",)]
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
@@ -219,3 +219,23 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
 )
 def test_the_upgrade_reads_again_only_notes_with_a_contraction_after_a_hyphen(text: str, marked: int) -> None:
     assert migrations_module._joins_contraction(text) == marked
+
+
+def test_a_database_made_before_korean_gains_its_everyday_words(tmp_path: Path) -> None:
+    """Schema 15 adds Korean's everyday words to ``lexicon`` of a database that lacks them,
+    and only those: the other languages' rows stay as they were."""
+    db_path = tmp_path / "n.db"
+    conn = open_db(db_path)
+    before = conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0]
+    with conn:
+        conn.execute("DELETE FROM lexicon WHERE lang = 'ko'")
+        conn.execute("PRAGMA user_version = 14")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm015_lexicon_korean'")
+    conn.close()
+    conn = open_db(db_path)
+    assert user_version(conn) == 15
+    assert conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0] == before
+    rows = dict(conn.execute("SELECT word, zipf FROM lexicon WHERE lang = 'ko' AND word IN ('안', '서버', '00', 'the')"))
+    assert set(rows) == {"안", "서버"}  # Hangul words only
+    assert rows["안"] > 6.0 > 4.0 < rows["서버"] < 5.0
+    conn.close()
