@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["is_hangul", "stems", "forms", "SUFFIXES", "MIN_STEM"]
+__all__ = ["is_hangul", "has_hangul", "stems", "forms", "SUFFIXES", "MIN_STEM"]
 
 #: The particles (조사) written joined to a noun: case particles, the topic and focus particles
 #: and the commonest of their combinations ("에서는", "까지는").
@@ -44,7 +44,7 @@ VERB_ENDINGS: Final = tuple(
 #: 들 alone or before a particle ("서버들", "서버들이").
 SUFFIXES: Final = frozenset(PARTICLES + VERB_ENDINGS + ("들",) + tuple("들" + p for p in PARTICLES))
 _LONGEST: Final = max(len(s) for s in SUFFIXES)
-#: Syllables a stem keeps at least: a one-syllable rest is as often the end of a longer word as a
+#: Characters a stem keeps at least: a one-syllable rest is as often the end of a longer word as a
 #: noun ("사과", apple, ends in the particle 과; "고양이", cat, in 이).
 MIN_STEM: Final = 2
 #: Forms read for one token at most, commonest first (a stem of many forms is a common word).
@@ -56,11 +56,17 @@ def is_hangul(token: str) -> bool:
     return bool(token) and all("\uac00" <= c <= "\ud7a3" for c in token)
 
 
+def has_hangul(token: str) -> bool:
+    """True for a token holding a Hangul syllable: a Korean word, or an English one with its
+    particle ("docker가", "main에": the tokenizer keeps letters of both scripts in one token)."""
+    return any("\uac00" <= c <= "\ud7a3" for c in token)
+
+
 def stems(token: str) -> list[str]:
     """The token without each ending of :data:`SUFFIXES` it ends in, keeping at least
-    :data:`MIN_STEM` syllables, longest ending first: ``"서버에서는"`` -> ``["서버", "서버에서"]``
-    (은/는 after 에서); ``[]`` for a token that is not Hangul or has no such ending."""
-    if not is_hangul(token):
+    :data:`MIN_STEM` characters, longest ending first: ``"서버에서는"`` -> ``["서버", "서버에서"]``
+    (은/는 after 에서), ``"docker가"`` -> ``["docker"]``; ``[]`` for a token with no such ending."""
+    if not token or not "\uac00" <= token[-1] <= "\ud7a3":
         return []
     out: list[str] = []
     for n in range(min(_LONGEST, len(token) - MIN_STEM), 0, -1):
@@ -71,16 +77,14 @@ def stems(token: str) -> list[str]:
 
 def forms(conn: sqlite3.Connection, token: str) -> list[tuple[str, int]]:
     """Vocabulary words that are ``token``'s noun with another ending or none: for "서버가",
-    the notes' "서버", "서버를", "서버는".
+    the notes' "서버", "서버를", "서버는"; for "docker" in a Korean message, "docker를".
 
     Reads ``vocab`` once per stem (:func:`stems`, and the token itself as a stem: a bare "서버"
     finds "서버를"), by range on its primary key.
 
     :returns: ``(word, doc_freq)`` pairs, without ``token`` itself, commonest first, at most
-        :data:`MAX_FORMS`; ``[]`` for a token that is not Hangul
+        :data:`MAX_FORMS`
     """
-    if not is_hangul(token):
-        return []
     found: dict[str, int] = {}
     for stem in [token] + stems(token):
         rows = conn.execute(

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 import jellyfish
 
 from notesdb.settings import Settings
+from notesdb.hangul import forms as hangul_forms, has_hangul
 from notesdb.stopwords import OTHER_STOPWORDS
 from notesdb.text import calendar_short, inflections, joined_pairs, us_spelling, words as text_words
 from notesdb.vocab import english_rare_filled
@@ -275,7 +276,7 @@ def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, floa
     zipf_sum: dict[str, float] = {}
     # Korean is told by its script: every Hangul token is a vote (its words carry their particles,
     # "서버가", and are rarely in the list of everyday words as typed)
-    hangul = sum(1 for t in tokens if "\uac00" <= t[:1] <= "\ud7a3")
+    hangul = sum(1 for t in tokens if has_hangul(t))
     if hangul:
         votes["ko"] = hangul
     for t in tokens:
@@ -712,7 +713,7 @@ def build_query(
         lexicon.update(_lexicon(conn, joins))
 
     def zipf_of(word: str) -> float:
-        if lang == "en" or (lang == "ko" and not "\uac00" <= word[:1] <= "\ud7a3"):
+        if lang == "en" or (lang == "ko" and not has_hangul(word)):
             return english.get(word, 0.0)  # a Latin word in Korean text is an English word ("docker")
         return lexicon.get(word, {}).get(lang, 0.0)
 
@@ -728,9 +729,7 @@ def build_query(
         zipf = zipf_of(tok)
         have = {a.word for a in alts}
         alts += [a for a in stemmed(conn, tok, lang, s, stemmer) if a.word not in have]
-        if "\uac00" <= tok[0] <= "\ud7a3":  # Hangul: the noun with another particle or none
-            from notesdb.hangul import forms as hangul_forms
-
+        if lang == "ko" or has_hangul(tok):  # Korean: the noun with another particle or none
             have = {a.word for a in alts}
             alts += [Alternative(w, "inflected", s.inflected_weight, df) for w, df in hangul_forms(conn, tok) if w not in have]
         if tok not in english:
@@ -765,7 +764,7 @@ def build_query(
     alt_lexicon = _lexicon(conn, alt_words) if lang != "en" else {}
 
     def alt_zipf(word: str) -> float:
-        if lang == "en" or (lang == "ko" and not "\uac00" <= word[:1] <= "\ud7a3"):
+        if lang == "en" or (lang == "ko" and not has_hangul(word)):
             return alt_english.get(word, 0.0)
         return alt_lexicon.get(word, {}).get(lang, 0.0)
 

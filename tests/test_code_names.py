@@ -67,10 +67,11 @@ def test_the_words_of_a_code_name_count_only_where_the_note_holds_them_all(conn:
     """A coding request naming functions: "retries" and "simple" are words of the function's
     name, not of the request, and the mocking note that happens to hold "retries" (but not
     "send") is not about it. Before, that note led the other mocking notes on "retries" and
-    was named."""
+    was named. ("mocking" also finds the "mock" of ``mock-httpx.md``'s title, which then leads
+    the other mocking notes 1.21x: too little for a request holding 0.36 of it.)"""
     message = "instead of mocking simple_send_with_retries, mock get_commit_message"
     d = decide(conn, message)
-    assert (d.spoken, d.route) == (False, "tie")
+    assert (d.spoken, d.route) == (False, "weak")
     assert d.whole_names == ["simple_send_with_retries", "get_commit_message"]
     boto = next(c for c in d.top_scores if c["path"] == "til/pytest/mocking-boto.md")
     assert "retries" not in boto["hits"]

@@ -18,6 +18,7 @@ NOTES = {
     "deploy.md": "# 배포 체크리스트\n\n배포 전에 테스트를 돌리고, 마이그레이션을 확인한다.\n",
     "cat.md": "# 고양이 나비\n\n나비의 사료는 하루 두 번. 동물병원은 수요일에 간다.\n",
     "docker.md": "# Docker compose\n\nThe compose file lives in ~/stack; `docker compose up -d` after a pull.\n",
+    "branch.md": "# 브랜치 규칙\n\nmain에 직접 커밋하지 않는다. 항상 PR을 연다.\n",
 }
 
 
@@ -28,6 +29,7 @@ def test_particles_and_verb_endings_come_off() -> None:
     assert hangul.stems("서버들이") == ["서버", "서버들"]
     # a stem keeps two syllables: "사과" (apple) is not 사 + the particle 과
     assert hangul.stems("사과") == []
+    assert hangul.stems("docker가") == ["docker"]  # an English word with its particle
     assert hangul.stems("server") == [] and hangul.stems("") == []
 
 
@@ -36,7 +38,9 @@ def test_the_notes_forms_of_a_message_noun(tmp_path: Path) -> None:
         assert hangul.forms(conn, "서버가") == [("서버", 1), ("서버는", 1)]
         assert hangul.forms(conn, "나비") == [("나비의", 1)]  # the bare word itself is the exact match
         assert hangul.forms(conn, "나비가") == [("나비", 1), ("나비의", 1)]
-        assert hangul.forms(conn, "docker") == []
+        assert hangul.forms(conn, "docker") == []  # the notes write it without a particle
+        assert hangul.forms(conn, "main") == [("main에", 1)]
+        assert hangul.forms(conn, "pr이") == [("pr을", 1)]
 
 
 def test_a_korean_message_finds_the_note_by_its_noun(tmp_path: Path) -> None:
@@ -73,3 +77,16 @@ def test_detect_language_counts_hangul_tokens() -> None:
     assert detect_language({}, {}, ["서버가", "안", "켜져"]) == "ko"
     assert detect_language({}, {}, ["계속해"]) == "ko"  # one Hangul token is enough: no other language writes it
     assert detect_language({"the": 7.7, "is": 7.0}, {}, ["the", "서버", "is", "down"]) == "en"
+
+
+def test_an_english_word_of_a_korean_message_finds_it_with_a_particle(tmp_path: Path) -> None:
+    """Korean writes a particle after an English word too ("main에", "PR을"), in one token."""
+    with indexed_connection(tmp_path, NOTES) as conn:
+        n = searchable_count(conn)
+        q = build_query(conn, "main 브랜치에 바로 커밋해도 돼?", n, Settings())
+        assert q.language == "ko"
+        (main,) = [t for t in q.terms if t.token == "main"]
+        assert [(a.word, a.how) for a in main.alternatives] == [("main에", "inflected")]
+        top = rank(conn, q).candidates[0]
+        assert top.path == "branch.md"
+        assert {h.word for h in top.hits} == {"main에", "브랜치", "커밋하지"}
