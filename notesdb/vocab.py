@@ -210,7 +210,8 @@ def english_rare_filled(conn: sqlite3.Connection) -> bool:
 
 
 #: Languages whose everyday words are in ``lexicon``: the languages with a wordfreq ``small``
-#: list written in the Latin script that notes of English-speaking users most often mix in.
+#: list written in the Latin script that notes of English-speaking users most often mix in, and
+#: Korean (its Hangul words: ``notesdb.hangul``).
 LANGUAGES: Final = ("de", "fr", "es", "it", "nl", "pt", "sv", "da", "nb", "ko")
 #: Words of those languages at least this common (Zipf) are kept: below it a word keeps over
 #: 80% of its weight anyway (``rank.specificity`` at its default midpoint and slope), so the
