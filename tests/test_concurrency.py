@@ -97,7 +97,8 @@ def test_eight_hooks_and_an_index_at_once(tmp_path: Path, state: str) -> None:
         if kind == "hook":
             assert err == b""
             contract(out)
-    assert not (db.parent / "hook-errors.jsonl").exists()
+    errors = db.parent / "hook-errors.jsonl"
+    assert not errors.exists(), errors.read_text(errors="replace")[-2000:]
 
     conn = sqlite3.connect(db)
     decisions = conn.execute("SELECT session_id, route, error, elapsed_ms FROM decisions").fetchall()
@@ -128,7 +129,8 @@ def test_concurrent_first_migration(tmp_path: Path) -> None:
         assert p.returncode == 0 and b"Traceback" not in err, err[-2000:]
         if kind == "hook":
             contract(out)
-    assert not (db.parent / "hook-errors.jsonl").exists()
+    errors = db.parent / "hook-errors.jsonl"
+    assert not errors.exists(), errors.read_text(errors="replace")[-2000:]
     conn = sqlite3.connect(db)
     names = [n for (n,) in conn.execute("SELECT name FROM _sqlite_migrations")]
     assert len(names) == len(set(names))
