@@ -7,7 +7,10 @@ word, with no space: "서버가 안 켜져" holds "서버" as the token "서버�
 without this a Korean message matches a note only where both wrote the same particle.
 
 :func:`forms` gives the vocabulary words that are the same noun as a message token with
-another particle or none; ``notesdb.query`` adds them as inflected forms. The lists are the
+another particle or none; ``notesdb.query`` adds them as inflected forms. :func:`reading_stems`
+says where to read how common a word is (wordfreq's Korean list holds words without their
+endings: "감사합니다", thank you, is as common as 감사), and :func:`is_jamo` tells the chat
+shorthand of initials ("ㅋㅋ", "ㅇㅋ"), read as interjections. The lists are the
 particles and endings of Korean grammar (the 조사 of the National Institute of Korean Language's
 Standard Korean Dictionary, and the commonest forms of 하다 and 되다), not words of any notes.
 """
@@ -20,7 +23,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["is_hangul", "has_hangul", "stems", "forms", "SUFFIXES", "MIN_STEM"]
+__all__ = ["is_hangul", "has_hangul", "is_jamo", "stems", "reading_stems", "forms", "SUFFIXES", "MIN_STEM"]
 
 #: The particles (조사) written joined to a noun: case particles, the topic and focus particles
 #: and the commonest of their combinations ("에서는", "까지는").
@@ -36,7 +39,8 @@ PARTICLES: Final = tuple(
 VERB_ENDINGS: Final = tuple(
     """
     하다 해 해요 했 했어 했어요 했는데 했다 했던 해서 해도 해야 하면 하려면 하는 한 할 함 해줘 해주세요
-    해줄래 해봐 하기 하고 하니 하지 할때 할까 할까요 한다 합니다 했습니다 하세요 하자 되다 돼 돼요 됐 됐어
+    해줄래 해봐 하기 하고 하니 하지 할때 할까 할까요 한다 합니다 했습니다 하세요 하셨습니다 하셨어요 하자 되다 돼
+    돼요 됐 됐어
     됐다 되는 된 될 됨 되면 돼서 되서 된다 됩니다
     """.split()
 )
@@ -64,6 +68,13 @@ def has_hangul(token: str) -> bool:
     return any("\uac00" <= c <= "\ud7a3" for c in token)
 
 
+def is_jamo(token: str) -> bool:
+    """True for a token of Hangul letters written alone (compatibility jamo, U+3131-U+318E):
+    the chat shorthand of initials, "ㅋㅋ" (laughter), "ㅇㅋ" (OK), "ㄱㄱ" (go), "ㅠㅠ" (tears),
+    an interjection, never a note's subject."""
+    return bool(token) and all("\u3131" <= c <= "\u318e" for c in token)
+
+
 def stems(token: str) -> list[str]:
     """The token without each ending of :data:`SUFFIXES` it ends in, keeping at least
     :data:`MIN_STEM` characters, longest ending first: ``"서버에서는"`` -> ``["서버", "서버에서"]``
@@ -77,18 +88,40 @@ def stems(token: str) -> list[str]:
     return out
 
 
-def forms(conn: sqlite3.Connection, token: str) -> list[tuple[str, int]]:
+#: Endings of verbs and adjectives after their stem ("맞아", "알겠습니다", "써줘"), read only to tell
+#: how common a word is (:func:`reading_stems`), never to match a note's word.
+VERBAL_ENDINGS: Final = tuple(
+    """
+    아 어 아요 어요 았어 었어 았다 었다 겠습니다 습니다 네요 지요 죠 세요 자 줘 봐 는데 던데 어서 아서 지만 니까
+    """.split()
+)
+
+
+def reading_stems(token: str) -> list[str]:
+    """Where to read how common a Korean word is: its :func:`stems`, then its stems without a
+    verb's ending (:data:`VERBAL_ENDINGS`, one syllable at least: "맞아" is 맞). wordfreq's
+    Korean list holds words without their endings ("감사", "맞"), so "감사합니다" and "맞아"
+    are read as those."""
+    out = stems(token)
+    if token and "\uac00" <= token[-1] <= "\ud7a3":
+        out += [token[:-n] for n in range(min(_LONGEST, len(token) - 1), 0, -1) if token[-n:] in VERBAL_ENDINGS]
+    return out
+
+
+def forms(conn: sqlite3.Connection, token: str, strip: bool = True) -> list[tuple[str, int]]:
     """Vocabulary words that are ``token``'s noun with another ending or none: for "서버가",
     the notes' "서버", "서버를", "서버는"; for "docker" in a Korean message, "docker를".
 
     Reads ``vocab`` once per stem (:func:`stems`, and the token itself as a stem: a bare "서버"
-    finds "서버를"), by range on its primary key.
+    finds "서버를"), by range on its primary key. With ``strip`` False only the token itself
+    is a stem: a word Korean's word list holds as typed ("고양이", cat; "경기도", a province) is
+    that word, not a shorter one and a particle (고양 + 이, 경기 + 도).
 
     :returns: ``(word, doc_freq)`` pairs, without ``token`` itself, commonest first, at most
         :data:`MAX_FORMS`
     """
     found: dict[str, int] = {}
-    for stem in [token] + stems(token):
+    for stem in [token] + (stems(token) if strip else []):
         rows = conn.execute(
             "SELECT word, doc_freq FROM vocab WHERE word >= ? AND word < ? AND length <= ?",
             (stem, stem + "\U0010ffff", len(stem) + _LONGEST),

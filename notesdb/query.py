@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 import jellyfish
 
 from notesdb.settings import Settings
-from notesdb.hangul import forms as hangul_forms, has_hangul
+from notesdb.hangul import forms as hangul_forms, has_hangul, is_jamo, reading_stems as hangul_stems
 from notesdb.stopwords import OTHER_STOPWORDS
 from notesdb.text import calendar_short, inflections, joined_pairs, us_spelling, words as text_words
 from notesdb.vocab import english_rare_filled
@@ -682,12 +682,21 @@ def build_query(
     english = _english(conn, set(tokens))
     lexicon = _lexicon(conn, set(tokens))
     lang = detect_language(english, lexicon, tokens)
+    # a Korean word's commonness is its noun's, whatever the message's language ("감사합니다",
+    # thank you: 감사, Zipf 5.5; wordfreq's Korean list holds words without their endings)
+    korean = {t: st for t in set(tokens) if has_hangul(t) and t not in lexicon and (st := hangul_stems(t))}
+    if korean:
+        lexicon.update(_lexicon(conn, {w for ws in korean.values() for w in ws}))
+
+    def korean_zipf(word: str) -> float:
+        return max([lexicon.get(w, {}).get("ko", 0.0) for w in [word] + korean.get(word, [])])
+
     # the message's language's stopwords are no evidence either ("de", "la", "pour")
     other_stop = OTHER_STOPWORDS.get(lang, frozenset())
     stop: dict[str, None] = {}
     distinct: dict[str, None] = {}
     for tok in tokens:
-        if tok in STOPWORDS or tok in other_stop or (len(tok) == 1 and not tok.isdigit()):
+        if tok in STOPWORDS or tok in other_stop or (len(tok) == 1 and not tok.isdigit()) or is_jamo(tok):
             stop.setdefault(tok, None)
         else:
             distinct.setdefault(tok, None)
@@ -713,7 +722,9 @@ def build_query(
         lexicon.update(_lexicon(conn, joins))
 
     def zipf_of(word: str) -> float:
-        if lang == "en" or (lang == "ko" and not has_hangul(word)):
+        if has_hangul(word):
+            return korean_zipf(word)
+        if lang in ("en", "ko"):
             return english.get(word, 0.0)  # a Latin word in Korean text is an English word ("docker")
         return lexicon.get(word, {}).get(lang, 0.0)
 
@@ -731,7 +742,9 @@ def build_query(
         alts += [a for a in stemmed(conn, tok, lang, s, stemmer) if a.word not in have]
         if lang == "ko" or has_hangul(tok):  # Korean: the noun with another particle or none
             have = {a.word for a in alts}
-            alts += [Alternative(w, "inflected", s.inflected_weight, df) for w, df in hangul_forms(conn, tok) if w not in have]
+            strip = lexicon.get(tok, {}).get("ko", 0.0) == 0.0  # "고양이" is a word, not 고양 + 이
+            found = hangul_forms(conn, tok, strip)
+            alts += [Alternative(w, "inflected", s.inflected_weight, df) for w, df in found if w not in have]
         if tok not in english:
             have = {a.word for a in alts}
             joined_words = []
@@ -761,10 +774,12 @@ def build_query(
         terms.append(Term(tok, alts, zipf))
     alt_words = {a.word for t in terms for a in t.alternatives}
     alt_english = _english(conn, alt_words)
-    alt_lexicon = _lexicon(conn, alt_words) if lang != "en" else {}
+    alt_lexicon = _lexicon(conn, alt_words if lang != "en" else {w for w in alt_words if has_hangul(w)})
 
     def alt_zipf(word: str) -> float:
-        if lang == "en" or (lang == "ko" and not has_hangul(word)):
+        if has_hangul(word):
+            return alt_lexicon.get(word, {}).get("ko", 0.0)
+        if lang in ("en", "ko"):
             return alt_english.get(word, 0.0)
         return alt_lexicon.get(word, {}).get(lang, 0.0)
 

@@ -19,6 +19,7 @@ NOTES = {
     "cat.md": "# 고양이 나비\n\n나비의 사료는 하루 두 번. 동물병원은 수요일에 간다.\n",
     "docker.md": "# Docker compose\n\nThe compose file lives in ~/stack; `docker compose up -d` after a pull.\n",
     "branch.md": "# 브랜치 규칙\n\nmain에 직접 커밋하지 않는다. 항상 PR을 연다.\n",
+    "meeting.md": "# 3월 12일 회의록\n\n다들 수고하셨습니다. 감사합니다 ㅋㅋㅋ 우리가 정한 것: 경기도 사무실로 옮긴다.\n",
 }
 
 
@@ -60,7 +61,7 @@ def test_a_message_of_hangul_is_read_as_korean(tmp_path: Path) -> None:
         n = searchable_count(conn)
         q = build_query(conn, "서버가 안 켜져", n, Settings())
         assert q.language == "ko"
-        assert [(t.token, t.zipf) for t in q.terms] == [("서버가", 0.0), ("켜져", 0.0)]
+        assert [(t.token, t.zipf) for t in q.terms] == [("서버가", 4.61), ("켜져", 0.0)]  # 서버 (server) as listed
         assert build_query(conn, "fix the 배포 script", n, Settings()).language == "en"
         # Korean's everyday words weigh little: "파일" (file) is at Zipf 4.9 in Korean, and an
         # alternative's Zipf is read in the message's language ("서버", server: 4.6)
@@ -90,3 +91,37 @@ def test_an_english_word_of_a_korean_message_finds_it_with_a_particle(tmp_path: 
         top = rank(conn, q).candidates[0]
         assert top.path == "branch.md"
         assert {h.word for h in top.hits} == {"main에", "브랜치", "커밋하지"}
+
+
+def test_korean_chit_chat_is_silent(tmp_path: Path) -> None:
+    """Thanks, "we", "understood" and the shorthand of initials name no note, though one note
+    holds them: a Korean word is as common as its noun or verb stem ("감사합니다" is 감사, Zipf
+    5.5; "알겠습니다" is 알), and initials ("ㅋㅋㅋ", "ㅇㅋ") are interjections."""
+    with indexed_connection(tmp_path, NOTES) as conn:
+        for message in ["감사합니다", "우리는", "네 알겠습니다", "수고하셨습니다", "ㅋㅋㅋ", "ㅇㅋ", "ㅇㅇ 맞아"]:
+            d = decide(conn, message)
+            assert not d.spoken, (message, d.route, d.notes)
+        assert decide(conn, "ㅋㅋㅋ").route == "no-terms"
+        n = searchable_count(conn)
+        (thanks,) = build_query(conn, "감사합니다", n, Settings()).terms
+        assert 5.4 < thanks.zipf < 5.6
+        assert hangul.reading_stems("알겠습니다") == ["알", "알겠"]  # 겠습니다, then 습니다
+
+
+def test_a_listed_korean_word_is_not_cut_into_a_shorter_one(tmp_path: Path) -> None:
+    """"경기도" (a province) is a word of Korean's list as typed: it is not 경기 (a game) + 도."""
+    with indexed_connection(tmp_path, NOTES) as conn:
+        n = searchable_count(conn)
+        (term,) = [t for t in build_query(conn, "경기도 날씨", n, Settings()).terms if t.token == "경기도"]
+        assert [a.word for a in term.alternatives] == ["경기도"]
+        assert hangul.forms(conn, "경기도", strip=False) == []
+        assert hangul.stems("경기도") == ["경기"]  # what strip=True would read
+
+
+def test_a_korean_request_word_does_not_sink_an_english_question(tmp_path: Path) -> None:
+    """"해줘" (please do) is a form of 하다, one of Korean's commonest words: an English question
+    ending in it is judged as without it."""
+    with indexed_connection(tmp_path, NOTES) as conn:
+        plain = decide(conn, "docker compose file after a pull")
+        asked = decide(conn, "docker compose file after a pull 해줘")
+        assert plain.notes == asked.notes == ["docker.md"]
