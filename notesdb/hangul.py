@@ -50,8 +50,8 @@ SUFFIXES: Final = frozenset(PARTICLES + VERB_ENDINGS + ("들",) + tuple("들" + 
 _LONGEST: Final = max(len(s) for s in SUFFIXES)
 #: Characters a stem keeps at least: a one-syllable rest is as often a word that ends in a
 #: particle's syllable as a noun ("사과", apple, is not 사 + the particle 과; "나이", age, not
-#: 나 + 이). A longer word can still end so ("고양이", cat, read also as 고양 + 이): its forms
-#: then include the notes' "고양" forms, weighed as another form of the word.
+#: 나 + 이). A longer word can still end so ("고양이", cat, is not 고양 + 이): ``notesdb.query``
+#: cuts no word that Korean's list holds as typed (:func:`forms` with ``strip`` False).
 MIN_STEM: Final = 2
 #: Forms read for one token at most, commonest first (a stem of many forms is a common word).
 MAX_FORMS: Final = 20
