@@ -57,15 +57,20 @@ MIN_STEM: Final = 2
 MAX_FORMS: Final = 20
 
 
+def _syllable(c: str) -> bool:
+    """True for a Hangul syllable (U+AC00-U+D7A3)."""
+    return "\uac00" <= c <= "\ud7a3"
+
+
 def is_hangul(token: str) -> bool:
     """True for a token of Hangul syllables only (U+AC00-U+D7A3), the script Korean is typed in."""
-    return bool(token) and all("\uac00" <= c <= "\ud7a3" for c in token)
+    return bool(token) and all(_syllable(c) for c in token)
 
 
 def has_hangul(token: str) -> bool:
     """True for a token holding a Hangul syllable: a Korean word, or an English one with its
     particle ("docker가", "main에": the tokenizer keeps letters of both scripts in one token)."""
-    return any("\uac00" <= c <= "\ud7a3" for c in token)
+    return any(_syllable(c) for c in token)
 
 
 def is_jamo(token: str) -> bool:
@@ -79,7 +84,7 @@ def stems(token: str) -> list[str]:
     """The token without each ending of :data:`SUFFIXES` it ends in, keeping at least
     :data:`MIN_STEM` characters, longest ending first: ``"서버에서는"`` -> ``["서버", "서버에서"]``
     (은/는 after 에서), ``"docker가"`` -> ``["docker"]``; ``[]`` for a token with no such ending."""
-    if not token or not "\uac00" <= token[-1] <= "\ud7a3":
+    if not token or not _syllable(token[-1]):
         return []
     out: list[str] = []
     for n in range(min(_LONGEST, len(token) - MIN_STEM), 0, -1):
@@ -103,7 +108,7 @@ def reading_stems(token: str) -> list[str]:
     Korean list holds words without their endings ("감사", "맞"), so "감사합니다" and "맞아"
     are read as those."""
     out = stems(token)
-    if token and "\uac00" <= token[-1] <= "\ud7a3":
+    if token and _syllable(token[-1]):
         out += [token[:-n] for n in range(min(_LONGEST, len(token) - 1), 0, -1) if token[-n:] in VERBAL_ENDINGS]
     return out
 

@@ -294,6 +294,25 @@ def detect_language(english: dict[str, float], lexicon: dict[str, dict[str, floa
     return best if votes[best] > votes["en"] and votes[best] >= need else "en"
 
 
+def _message_zipf(
+    word: str, lang: str, english: dict[str, float], lexicon: dict[str, dict[str, float]],
+    korean: dict[str, list[str]] | None = None,
+) -> float:
+    """Zipf of ``word`` read in the message's language ``lang``: Korean's for a word holding
+    Hangul (the commonest of the word and its ``korean`` stems, ``hangul.reading_stems``),
+    English's for any other word of an English or Korean message (a Latin word in Korean text
+    is an English word, "docker"), else ``lang``'s; 0.0 where the lists lack it.
+
+    :param english: Zipf in English, as :func:`_english` reads it
+    :param lexicon: Zipf per language, as :func:`_lexicon` reads it
+    """
+    if has_hangul(word):
+        return max(lexicon.get(w, {}).get("ko", 0.0) for w in [word] + (korean or {}).get(word, []))
+    if lang in ("en", "ko"):
+        return english.get(word, 0.0)
+    return lexicon.get(word, {}).get(lang, 0.0)
+
+
 def _lexicon(conn: sqlite3.Connection, words: set[str]) -> dict[str, dict[str, float]]:
     """Zipf of each word in each other language where ``lexicon`` has it."""
     found: dict[str, dict[str, float]] = {}
@@ -688,9 +707,6 @@ def build_query(
     if korean:
         lexicon.update(_lexicon(conn, {w for ws in korean.values() for w in ws}))
 
-    def korean_zipf(word: str) -> float:
-        return max([lexicon.get(w, {}).get("ko", 0.0) for w in [word] + korean.get(word, [])])
-
     # the message's language's stopwords are no evidence either ("de", "la", "pour")
     other_stop = OTHER_STOPWORDS.get(lang, frozenset())
     stop: dict[str, None] = {}
@@ -721,13 +737,6 @@ def build_query(
         english.update(_english(conn, joins))
         lexicon.update(_lexicon(conn, joins))
 
-    def zipf_of(word: str) -> float:
-        if has_hangul(word):
-            return korean_zipf(word)
-        if lang in ("en", "ko"):
-            return english.get(word, 0.0)  # a Latin word in Korean text is an English word ("docker")
-        return lexicon.get(word, {}).get(lang, 0.0)
-
     coded = code_words(text, tokens)
     import Stemmer  # PyStemmer: about 1 ms to import, a C extension
 
@@ -737,7 +746,7 @@ def build_query(
     for tok in words:
         alts = [Alternative(tok, "exact", 1.0, known[tok])] if tok in known else []
         alts += [Alternative(f, "inflected", s.inflected_weight, known[f]) for f in forms[tok] if f in known]
-        zipf = zipf_of(tok)
+        zipf = _message_zipf(tok, lang, english, lexicon, korean)
         have = {a.word for a in alts}
         alts += [a for a in stemmed(conn, tok, lang, s, stemmer) if a.word not in have]
         if lang == "ko" or has_hangul(tok):  # Korean: the noun with another particle or none
@@ -776,13 +785,6 @@ def build_query(
     alt_english = _english(conn, alt_words)
     alt_lexicon = _lexicon(conn, alt_words if lang != "en" else {w for w in alt_words if has_hangul(w)})
 
-    def alt_zipf(word: str) -> float:
-        if has_hangul(word):
-            return alt_lexicon.get(word, {}).get("ko", 0.0)
-        if lang in ("en", "ko"):
-            return alt_english.get(word, 0.0)
-        return alt_lexicon.get(word, {}).get(lang, 0.0)
-
     # a word is made up only when English's rare words are there to say it is not one of them
     # (the table is empty until the first full sync), and only in the Latin script, whose
     # languages the word lists cover (Russian or Greek words would all look made up); only the
@@ -801,7 +803,7 @@ def build_query(
         t.alternatives = [
             replace(
                 a,
-                zipf=(z := alt_zipf(a.word)),
+                zipf=(z := _message_zipf(a.word, lang, alt_english, alt_lexicon)),
                 coined=can_tell and t.zipf == 0 and z == 0 and t.token not in listed and a.word not in listed
                 and t.token.isascii() and a.word.isascii(),
             )
