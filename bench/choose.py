@@ -115,6 +115,7 @@ AXES: dict[str, tuple[float, ...]] = {
     "prefix_max_zipf": (3.0, 3.5, 4.0, 4.5, 5.0),
     "correct_max_zipf": (3.0, 3.5, 4.0, 4.5, 5.0),
     "correct_min_gain": (-99.0, 0.0, 0.5, 1.0, 1.5, 2.0),
+    "phrase_weight": (0.0, 0.25, 0.5, 0.75, 1.0),
 }
 
 

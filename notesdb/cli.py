@@ -579,6 +579,8 @@ def check(
                 f"  {i + 1}. {c['path']}  evidence {c['evidence']:.2f}  coverage {c['coverage']:.2f}  bm25 {c['bm25']:.2f}"
             )
             typer.echo(f"     words: {', '.join(c['hits'])}; about: {', '.join(c['about']) or '-'}")
+            if c.get("phrases"):
+                typer.echo(f"     phrases: {', '.join(c['phrases'])} (evidence {c['phrase']:.2f} of it)")
         typer.echo(f"route: {d.route}")
         for reason in d.reasons:
             typer.echo(f"  {reason}")

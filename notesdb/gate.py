@@ -720,6 +720,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             "bm25": round(c.bm25, 3),
             "hits": [f"{h.token}->{h.word}" if h.word != h.token else h.word for h in c.hits],
             "about": [h.word for h in c.about],
+            "phrases": list(c.phrases),
+            "phrase": round(c.phrase, 3),
         }
         for c in cands[:5]
     ]

@@ -43,6 +43,7 @@ __all__ = [
     "Term",
     "Query",
     "build_query",
+    "adjacent_terms",
     "likelier",
     "match_expression",
     "idf",
@@ -54,6 +55,9 @@ __all__ = [
 MAX_MESSAGE_CHARS: Final = 12_000
 #: Terms kept for one query, the rarest first (a long log has hundreds of distinct tokens).
 MAX_TERMS: Final = 48
+#: Pairs of adjacent message words looked up as phrases, at most (one FTS5 phrase query per
+#: pair and word form found): a question has a handful, a pasted log is judged on its first ones.
+MAX_PHRASES: Final = 8
 #: Prefix expansions kept per token, by document frequency.
 MAX_EXPANSIONS: Final = 6
 # The English stopword list of the Snowball project (https://snowballstem.org/algorithms/english/stop.txt),
@@ -129,6 +133,9 @@ class Query:
     #: the words met only inside those names: such a word counts in a note only where the note
     #: holds every word of a name it is part of (``notesdb.rank.rank``)
     bound: frozenset[str] = frozenset()
+    #: pairs of terms typed next to each other ("support group"), in message order, at most
+    #: ``MAX_PHRASES``: a note that holds a pair as a phrase earns more (``notesdb.rank.rank``)
+    phrases: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
@@ -671,6 +678,32 @@ def code_words(text: str, tokens: list[str]) -> frozenset[str]:
     return _bound_words(tokens, inside) if inside else frozenset()
 
 
+#: What ends a phrase: punctuation that is not part of a word, and line breaks. "(most recent
+#: call last):\n  File" holds the pair "call last" but not "last file".
+_PHRASE_BREAK: Final = re.compile(r"[.,;:!?()\[\]{}<>\"|/\\=*#`\n\r\t]+")
+
+
+def adjacent_terms(text: str, terms: set[str]) -> list[tuple[str, str]]:
+    """Pairs of different terms typed one right after the other, in message order, each pair
+    once, at most :data:`MAX_PHRASES`: "When did Caroline go to the LGBTQ support group?" with
+    terms {caroline, lgbtq, support, group} gives ``[("lgbtq", "support"), ("support",
+    "group")]``. A stopword, a punctuation mark or a line break between two words breaks the
+    pair (:data:`_PHRASE_BREAK`).
+
+    :param text: the message as read (clipped, fullwidth letters folded)
+    :param terms: the tokens the vocabulary knows (the query's known terms)
+    """
+    out: dict[tuple[str, str], None] = {}
+    for part in _PHRASE_BREAK.split(text):
+        tokens = text_words(part)
+        for a, b in zip(tokens, tokens[1:]):
+            if a != b and a in terms and b in terms:
+                out.setdefault((a, b), None)
+                if len(out) >= MAX_PHRASES:
+                    return list(out)
+    return list(out)
+
+
 def build_query(
     conn: sqlite3.Connection, message: str, n_notes: int, settings: Settings | None = None
 ) -> Query:
@@ -821,6 +854,7 @@ def build_query(
         truncated = True
     names, inside = _scan_names(text)
     return Query(
+        phrases=adjacent_terms(text, {t.token for t in terms if t.known}),
         terms=terms,
         stopwords=list(stop),
         n_notes=n_notes,

@@ -38,7 +38,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Any, Final, Iterable
 
-__all__ = ["Hit", "Candidate", "Ranking", "rank", "search_sql", "place_weights"]
+__all__ = ["Hit", "Candidate", "Ranking", "rank", "search_sql", "place_weights", "phrase_evidence"]
 
 #: Candidates read from FTS5 per message.
 MAX_CANDIDATES: Final = 20
@@ -83,6 +83,10 @@ class Candidate:
     coverage: float = 0.0
     mentions: int = 0  # occurrences of the message's rarer words (counted only to break ties)
     held: float = 0.0  # share of the message's possible evidence in words the note holds anywhere
+    #: evidence from pairs of message words the note holds as phrases (:func:`phrase_evidence`),
+    #: included in ``evidence``, not in ``coverage`` or ``held``
+    phrase: float = 0.0
+    phrases: list[str] = field(default_factory=list)  # the phrases it holds, as found ("support group")
     aliases: str = ""  # the note's aliases as stored (a JSON list), other names of its subject
     links: str = "[]"  # the notes its links name, as stored (a JSON list, ``notesdb.links.targets``)
     #: length and CRC-32 of the note's title, description, headings and body as indexed, for the notes
@@ -277,9 +281,69 @@ def rank(
         c.evidence = sum(h.evidence for h in c.hits)
         c.coverage = c.evidence / possible if possible > 0 else 0.0
         c.held = min(1.0, sum(h.full for h in c.hits if h.evidence > 0) / possible) if possible > 0 else 0.0
+    if query.phrases and s.phrase_weight > 0:
+        phrase_evidence(conn, query.phrases, list(cands.values()), n, s)
     ordered = sorted(cands.values(), key=lambda c: (-c.evidence, -c.bm25, c.path))
     _break_ties(conn, ordered, n)
     return Ranking(ordered, possible)
+
+
+def phrase_evidence(conn: sqlite3.Connection, phrases: list[tuple[str, str]], cands: list[Candidate], n: int,
+                    settings: Settings) -> None:
+    """Add to each candidate's ``evidence`` what a pair of message words it holds as a phrase
+    says beyond its words: of the sessions of one conversation that all mention "support" and
+    "group", the one that says "support group" is the one asked about.
+
+    A phrase is looked for in the word forms the note was found by ("supporting group" for
+    "support group" where the note says "supporting"), in any column (FTS5 phrase ``MATCH``).
+    It is worth ``settings.phrase_weight`` x the IDF it gains over the rarer of its two words,
+    ``max(0, idf(phrase df) - idf(rarer word's df))`` (document frequencies, rescaled to
+    ``Settings.reference_notes`` notes by :func:`scaled_idf`), x the smaller of the two words'
+    weights (1 exact, less corrected or expanded), x the English specificity of the rarer word
+    in English (:func:`specificity`: two everyday words make an everyday phrase, "road trip",
+    "error handling"). A pair whose rarer word is in as few notes as the phrase gains nothing
+    ("ham radio" where only one note says "ham"). This is the information a phrase adds to its
+    words, as in the sequential dependence model of term proximity (Metzler and Croft, SIGIR
+    2005), read here from document frequencies alone.
+
+    A note earns the worth of its best phrase only, not the sum: a pasted traceback's
+    "recent call" and "call last" are one fact about a note that holds tracebacks.
+
+    :param phrases: pairs of message terms typed together (``Query.phrases``)
+    :param cands: the candidates, their ``hits`` already found; ``evidence``, ``phrase`` and
+        ``phrases`` are updated in place (``coverage`` and ``held`` are not)
+    :param n: notes in the index
+    """
+    wanted: dict[tuple[str, str], list[tuple[Candidate, Hit, Hit]]] = {}
+    for c in cands:
+        found = {h.token: h for h in c.hits if h.evidence > 0}
+        for a, b in phrases:
+            ha, hb = found.get(a), found.get(b)
+            if ha is not None and hb is not None and ha.word != hb.word:
+                wanted.setdefault((ha.word, hb.word), []).append((c, ha, hb))
+    for (wa, wb), holders in wanted.items():
+        expr = f"{quote(wa)} + {quote(wb)}"  # FTS5: "a" + "b" is the phrase "a b"
+        doc_freq = conn.execute("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?", (expr,)).fetchone()[0]
+        if not doc_freq:
+            continue
+        ids = [c.rowid for c, _, _ in holders]
+        marks = ",".join("?" * len(ids))
+        holding = {r[0] for r in conn.execute(
+            f"SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN ({marks})", (expr, *ids))}
+        phrase_idf = scaled_idf(doc_freq, n, settings.reference_notes, settings.min_idf_notes)
+        for c, ha, hb in holders:
+            if c.rowid not in holding:
+                continue
+            gain = phrase_idf - scaled_idf(min(ha.doc_freq, hb.doc_freq), n, settings.reference_notes,
+                                           settings.min_idf_notes)
+            if gain <= 0:
+                continue
+            spec = max(specificity(ha.zipf, settings), specificity(hb.zipf, settings))
+            worth = settings.phrase_weight * gain * min(ha.weight, hb.weight) * spec
+            c.phrases.append(f"{wa} {wb}")
+            if worth > c.phrase:
+                c.evidence += worth - c.phrase
+                c.phrase = worth
 
 
 def _whole_names(conn: sqlite3.Connection, c: Candidate, names: list[tuple[list[str], set[str]]],

@@ -94,7 +94,8 @@ CODING = "write a recursive fibonacci with memoization in python"
 
 def test_a_note_about_none_of_the_message_needs_the_larger_lead(tmp_path: Path) -> None:
     """The article holds 0.92 of the coding request, all four words only in its body, and leads
-    the talk's notes 1.17x: the strong route asks a note about none of the message for
+    the talk's notes 1.26x (1.17x by its words, the rest its phrase "recursive fibonacci"): the
+    strong route asks a note about none of the message for
     ``strong_held_lead`` (1.3x), so it stays silent and says why; with the larger lead off
     (1.1, the usual bar) it would have spoken."""
     with indexed_connection(tmp_path, CLIPPED) as conn:
@@ -102,8 +103,9 @@ def test_a_note_about_none_of_the_message_needs_the_larger_lead(tmp_path: Path) 
         top = d.top_scores[0]
         assert (d.spoken, d.route) == (False, "weak")
         assert (top["path"], top["about"], top["held"]) == ("reading/interview-prep-article.md", [], pytest.approx(0.92, abs=0.01))
+        assert top["phrases"] == ["recursive fibonacci"]
         assert d.reasons[-1].startswith(
-            "no route: strong: lead 1.17x < 1.3x (it is about none of the message: its words sit only in its "
+            "no route: strong: lead 1.26x < 1.3x (it is about none of the message: its words sit only in its "
             "body, so it needs that larger lead); "
         )
         for s in (replace(Settings(), strong_held_lead=1.1), replace(Settings(), strong_held=0.0)):  # bar or rule off
