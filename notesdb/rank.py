@@ -323,13 +323,11 @@ def phrase_evidence(conn: sqlite3.Connection, phrases: list[tuple[str, str]], ca
                 wanted.setdefault((ha.word, hb.word), []).append((c, ha, hb))
     for (wa, wb), holders in wanted.items():
         expr = f"{quote(wa)} + {quote(wb)}"  # FTS5: "a" + "b" is the phrase "a b"
-        doc_freq = conn.execute("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?", (expr,)).fetchone()[0]
+        # one read gives both the phrase's document frequency and which candidates hold it
+        holding = {r[0] for r in conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?", (expr,))}
+        doc_freq = len(holding)
         if not doc_freq:
             continue
-        ids = [c.rowid for c, _, _ in holders]
-        marks = ",".join("?" * len(ids))
-        holding = {r[0] for r in conn.execute(
-            f"SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN ({marks})", (expr, *ids))}
         phrase_idf = scaled_idf(doc_freq, n, settings.reference_notes, settings.min_idf_notes)
         for c, ha, hb in holders:
             if c.rowid not in holding:
