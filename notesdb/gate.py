@@ -337,11 +337,24 @@ def _linked_reason(group: list[Candidate], outcome: str) -> str:
     return "ties with " + ", ".join(c.path for c in group[1:]) + f", {_kinship(group)}: one subject, " + outcome
 
 
-def _subject_words(text: str) -> list[str]:
+def _subject_words(text: str, kept: frozenset[str] = frozenset()) -> list[str]:
     """Words of a name that say what it names: folded like the index (``notesdb.text.words``),
     not stopwords, not bare numbers (a version or a year, "Postgres upgrade (15 -> 16)", says
-    little about the subject), at least two characters, each once."""
-    return list(dict.fromkeys(w for w in text_words(text) if len(w) > 1 and not w.isdigit() and w not in STOPWORDS))
+    little about the subject), at least two characters, each once.
+
+    :param kept: stopwords that are words of the name all the same: those the message typed
+        inside a hyphenated name and searched for (``notesdb.query.named_stopwords``: the
+        "please" of "release-please" is a word of ``release-please.md``'s file name)
+    """
+    return list(dict.fromkeys(
+        w for w in text_words(text) if len(w) > 1 and not w.isdigit() and (w not in STOPWORDS or w in kept)
+    ))
+
+
+def _kept_stopwords(hits: list[Hit]) -> frozenset[str]:
+    """The stopwords among the words a note was found by: only a stopword the message typed
+    inside a hyphenated name is ever searched for (``notesdb.query.named_stopwords``)."""
+    return frozenset(h.word for h in hits if h.word in STOPWORDS)
 
 
 def _names(cand: Candidate) -> list[tuple[str, list[str]]]:
@@ -354,7 +367,8 @@ def _names(cand: Candidate) -> list[tuple[str, list[str]]]:
             names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
         except ValueError:
             pass
-    return [(name, ws) for name in names if (ws := _subject_words(_MEMORY_TYPE.sub("", name, count=1)))]
+    kept = _kept_stopwords(cand.hits)
+    return [(name, ws) for name in names if (ws := _subject_words(_MEMORY_TYPE.sub("", name, count=1), kept))]
 
 
 #: The type Claude Code's memory files start their names with (``project_brindle.md``,
@@ -968,17 +982,18 @@ def _typed_names(cand: Candidate, names: list[str], settings: Settings) -> list[
     need = settings.full_name_words
     out = []
     for name in names:
-        words = _subject_words(name)
+        words = _subject_words(name, _kept_stopwords(cand.hits))
         counted = _held(name, heavy)  # once per name, not once per word
-        if _held_as_typed(name, typed) and sum(1 for w in words if w in counted) >= need:
+        if _held_as_typed(name, typed, _kept_stopwords(cand.hits)) and sum(1 for w in words if w in counted) >= need:
             out.append(name)
     return out
 
 
-def _held_as_typed(name: str, hits: list[Hit]) -> bool:
-    """True when ``hits`` hold every subject word of ``name``, a joined pair counting for both."""
+def _held_as_typed(name: str, hits: list[Hit], kept: frozenset[str] = frozenset()) -> bool:
+    """True when ``hits`` hold every subject word of ``name`` (``kept``: as for
+    :func:`_subject_words`), a joined pair counting for both."""
     held = _held(name, hits)
-    return all(w in held for w in _subject_words(name))
+    return all(w in held for w in _subject_words(name, kept))
 
 
 def _held(name: str, hits: list[Hit]) -> set[str]:

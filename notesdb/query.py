@@ -77,6 +77,29 @@ STOPWORDS: Final = frozenset(
     """.split()
 )
 
+#: Words joined by hyphens into one name ("release-please", "all-in-one", "up-to-date").
+_HYPHEN_NAME: Final = re.compile(r"[^\W_]+(?:[-\u2010\u2011][^\W_]+)+")
+
+
+def named_stopwords(text: str) -> set[str]:
+    """The stopwords typed as part of a hyphenated name: ``"set up release-please"`` ->
+    ``{"please"}``. A hyphen makes one name of its words (the tool ``release-please``, the note
+    ``release-please.md``), so a stopword inside it is a word of that name, not filler; a name
+    of stopwords only ("one-to-one" aside, "as-is") keeps none, and single letters stay out.
+
+    :param text: the message as read
+    :returns: folded stopwords (:data:`STOPWORDS`) to keep as terms
+    """
+    out: set[str] = set()
+    if "-" not in text and "\u2010" not in text and "\u2011" not in text:
+        return out
+    for m in _HYPHEN_NAME.finditer(text):
+        parts = text_words(m.group())
+        if any(p not in STOPWORDS and p.isalpha() for p in parts):
+            out.update(p for p in parts if p in STOPWORDS and len(p) > 1)
+    return out
+
+
 def idf(doc_freq: int, n_notes: int) -> float:
     """Inverse document frequency of a word, never negative.
 
@@ -744,8 +767,9 @@ def build_query(
     other_stop = OTHER_STOPWORDS.get(lang, frozenset())
     stop: dict[str, None] = {}
     distinct: dict[str, None] = {}
+    named = named_stopwords(text)
     for tok in tokens:
-        if tok in STOPWORDS or tok in other_stop or (len(tok) == 1 and not tok.isdigit()) or is_jamo(tok):
+        if (tok in STOPWORDS and tok not in named) or tok in other_stop or (len(tok) == 1 and not tok.isdigit()) or is_jamo(tok):
             stop.setdefault(tok, None)
         else:
             distinct.setdefault(tok, None)
