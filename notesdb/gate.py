@@ -475,8 +475,18 @@ def many_words_lead(words: int, settings: Settings) -> float | None:
 
 
 def _rare_about(cand: Candidate, settings: Settings) -> list[Hit]:
-    """Hits in the note's title, description or headings of words heavy enough to be rare."""
-    return [h for h in cand.about if h.evidence >= settings.rare_weight]
+    """Hits in the note's title, description or headings of words heavy enough to be rare
+    (at least ``settings.rare_weight``). A word reached by a typo correction is weighed as
+    the word itself, before the correction's discount (``Settings.corrected_weight``): a
+    typo does not make "sourdough" a commoner word. The discount stays in its evidence."""
+    return [h for h in cand.about if _rarity(h) >= settings.rare_weight]
+
+
+def _rarity(h: Hit) -> float:
+    """A hit's evidence as if its word had been typed right: divided by the correction's
+    weight for a corrected word, as it is for any other (a plural, a compound and a prefix
+    are other words than the one typed)."""
+    return h.evidence / h.weight if h.how == "corrected" and h.weight > 0 else h.evidence
 
 
 def _named(cand: Candidate, share: float) -> bool:
@@ -769,7 +779,9 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     if rare:
         d.reasons.append(
             "about rare words: "
-            + ", ".join(f"{h.word} (df {h.doc_freq}, weight {h.evidence:.2f}, in {h.place})" for h in rare)
+            + ", ".join(f"{h.word} (df {h.doc_freq}, weight {_rarity(h):.2f}"
+                        + (f" as typed right, {h.evidence:.2f} corrected" if h.how == "corrected" else "")
+                        + f", in {h.place})" for h in rare)
         )
     if route == Route.TIE:
         linked_group = linked_tie(cands, s)
@@ -891,7 +903,7 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
     if top.coverage < s.rare_coverage:
         f.append(f"coverage {_num(top.coverage, s.rare_coverage)} < {s.rare_coverage}")
     if not _rare_about(top, s):
-        heaviest = max((h.evidence for h in top.about), default=0.0)
+        heaviest = max((_rarity(h) for h in top.about), default=0.0)
         f.append(f"no title, desc or headings word of weight {s.rare_weight}"
                  + (f" (the heaviest weighs {_num(heaviest, s.rare_weight)})" if top.about else ""))  # fmt: skip
     if not _named(top, s.title_share):

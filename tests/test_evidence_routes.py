@@ -370,3 +370,34 @@ def test_subject_route_needs_a_lead_over_every_note_about_the_words() -> None:
     more = _cand("navette.md", [replace(_hit("navette", 2.0, "title"), zipf=0.0), replace(_hit("pihole", 0.8), zipf=0.0)], 2.8)
     assert subject_words(more, [far], s) == []
     assert _no_subject(more, [far], s) == "not about every word of the message (pihole only in its body)"
+
+
+#: A new user's small folder of eight notes, one about sourdough.
+KITCHEN = {
+    "kitchen/lamb-tagine.md": "# Lamb tagine\n\nShoulder, apricots, ras el hanout; two hours in the clay pot.\n",
+    "vehicles/skoda-octavia.md": "# Skoda Octavia\n\nMOT due in March, tyres 2.3 bar, oil 5W-30.\n",
+    "vehicles/bike.md": "# Touring bike\n\nChain waxed, 35 mm tyres, dynamo lights.\n",
+    "homelab/nas.md": "# NAS\n\nTwo 8 TB disks in a mirror; snapshots every night at 2.\n",
+    "people/grandma-edith.md": "# Grandma Edith\n\nBirthday in June; likes crosswords and marmalade.\n",
+    "homelab/wifi.md": "# Wi-Fi\n\nMesh of three points; the guest network is isolated.\n",
+    "kitchen/sourdough.md": "---\ntitle: Sourdough loaf recipe\ndescription: My everyday sourdough, starter "
+    "feeding, hydration, timings and baking temperatures\n---\n# Sourdough loaf\n\nStarter lives in the fridge, "
+    "fed 1:5:5 the night before.\n\n## Dough\n- 500 g strong white flour\n- 375 g water (75% hydration)\n",
+    "projects/allotment.md": "# Allotment\n\nPlot 14: potatoes, beans, courgettes. Water butts fill from the "
+    "shed roof.\n",
+}
+kitchen = folder_fixture(KITCHEN)
+
+
+@pytest.mark.parametrize("message", ["how much water goes in my sourdough", "how much water goes in my sourdoguh"])
+def test_a_typo_does_not_make_a_rare_word_common(kitchen: sqlite3.Connection, message: str) -> None:
+    """The rare route weighs a corrected word as the word itself: "sourdoguh" is corrected into
+    "sourdough" at 0.7 of its weight (2.89 of 4.12), under ``rare_weight`` (3.5), but the word
+    the note is about is as rare however it was typed, so both messages name the note."""
+    d = decide(kitchen, message)
+    assert (d.spoken, d.route, d.notes) == (True, "rare", ["kitchen/sourdough.md"])
+    about = next(r for r in d.reasons if r.startswith("about rare words: "))
+    typo = message.endswith("sourdoguh")
+    assert ("as typed right" in about) is typo
+    if typo:
+        assert d.corrections == [("sourdoguh", "sourdough")]
