@@ -77,8 +77,10 @@ STOPWORDS: Final = frozenset(
     """.split()
 )
 
-#: Words joined by hyphens into one name ("release-please", "all-in-one", "up-to-date").
-_HYPHEN_NAME: Final = re.compile(r"[^\W_]+(?:[-\u2010\u2011][^\W_]+)+")
+#: Words joined by hyphens into one name ("release-please", "all-in-one", "up-to-date"). It
+#: starts only where a run of letters and digits starts: without the lookbehind every position
+#: of a long run is tried again, quadratic time on a pasted hash or sequence.
+_HYPHEN_NAME: Final = re.compile(r"(?<![^\W_])[^\W_]+(?:[-\u2010\u2011][^\W_]+)+")
 
 
 def named_stopwords(text: str) -> set[str]:
@@ -91,12 +93,22 @@ def named_stopwords(text: str) -> set[str]:
     :returns: folded stopwords (:data:`STOPWORDS`) to keep as terms
     """
     out: set[str] = set()
+    for parts in _hyphen_names(text):
+        out.update(p for p in parts if p in STOPWORDS and len(p) > 1)
+    return out
+
+
+def _hyphen_names(text: str) -> list[list[str]]:
+    """The words of each hyphenated name of ``text`` that holds a word of letters other than a
+    stopword (:data:`_HYPHEN_NAME`): ``"re-run the up-to-date as-is"`` -> ``[["re", "run"],
+    ["up", "to", "date"]]``."""
     if "-" not in text and "\u2010" not in text and "\u2011" not in text:
-        return out
+        return []
+    out = []
     for m in _HYPHEN_NAME.finditer(text):
         parts = text_words(m.group())
         if any(p not in STOPWORDS and p.isalpha() for p in parts):
-            out.update(p for p in parts if p in STOPWORDS and len(p) > 1)
+            out.append(parts)
     return out
 
 
@@ -711,19 +723,25 @@ def adjacent_terms(text: str, terms: set[str]) -> list[tuple[str, str]]:
     once, at most :data:`MAX_PHRASES`: "When did Caroline go to the LGBTQ support group?" with
     terms {caroline, lgbtq, support, group} gives ``[("lgbtq", "support"), ("support",
     "group")]``. A stopword, a punctuation mark or a line break between two words breaks the
-    pair (:data:`_PHRASE_BREAK`).
+    pair (:data:`_PHRASE_BREAK`); a stopword kept for a hyphenated name pairs only inside it.
 
     :param text: the message as read (clipped, fullwidth letters folded)
     :param terms: the tokens the vocabulary knows (the query's known terms)
     """
+    # a stopword kept as a term for a hyphenated name (``named_stopwords``) pairs only inside it:
+    # "up-to-date" makes "up" a term, but "set up" elsewhere in the message is no phrase
+    inside = {pair for parts in _hyphen_names(text) for pair in zip(parts, parts[1:])}
     out: dict[tuple[str, str], None] = {}
     for part in _PHRASE_BREAK.split(text):
         tokens = text_words(part)
         for a, b in zip(tokens, tokens[1:]):
-            if a != b and a in terms and b in terms:
-                out.setdefault((a, b), None)
-                if len(out) >= MAX_PHRASES:
-                    return list(out)
+            if a == b or a not in terms or b not in terms:
+                continue
+            if (a in STOPWORDS or b in STOPWORDS) and (a, b) not in inside:
+                continue
+            out.setdefault((a, b), None)
+            if len(out) >= MAX_PHRASES:
+                return list(out)
     return list(out)
 
 

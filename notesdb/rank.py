@@ -28,6 +28,7 @@ where coverage also says how prominently.
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from dataclasses import dataclass, field, replace
 
@@ -282,20 +283,23 @@ def rank(
         c.coverage = c.evidence / possible if possible > 0 else 0.0
         c.held = min(1.0, sum(h.full for h in c.hits if h.evidence > 0) / possible) if possible > 0 else 0.0
     if query.phrases and s.phrase_weight > 0:
-        phrase_evidence(conn, query.phrases, list(cands.values()), n, s)
+        phrase_evidence(conn, query.phrases, list(cands.values()), n, s, query.terms)
     ordered = sorted(cands.values(), key=lambda c: (-c.evidence, -c.bm25, c.path))
     _break_ties(conn, ordered, n)
     return Ranking(ordered, possible)
 
 
 def phrase_evidence(conn: sqlite3.Connection, phrases: list[tuple[str, str]], cands: list[Candidate], n: int,
-                    settings: Settings) -> None:
+                    settings: Settings, exact: list[Term] | None = None) -> None:
     """Add to each candidate's ``evidence`` what a pair of message words it holds as a phrase
     says beyond its words: of the sessions of one conversation that all mention "support" and
     "group", the one that says "support group" is the one asked about.
 
     A phrase is looked for in the word forms the note was found by ("supporting group" for
-    "support group" where the note says "supporting"), in any column (FTS5 phrase ``MATCH``).
+    "support group" where the note says "supporting") and as typed, in any column (FTS5 phrase
+    ``MATCH``); FTS5 reads through punctuation, so a note holds it only where nothing but a
+    space, a hyphen, an underscore or (in the body) a line break stands between the two words
+    (:func:`_written_together`: not "Oil. Filter coffee", nor a heading "Oil" over "Filter").
     It is worth ``settings.phrase_weight`` x the IDF it gains over the rarer of its two words,
     ``max(0, idf(phrase df) - idf(rarer word's df))`` (document frequencies, rescaled to
     ``Settings.reference_notes`` notes by :func:`scaled_idf`), x the smaller of the two words'
@@ -313,35 +317,107 @@ def phrase_evidence(conn: sqlite3.Connection, phrases: list[tuple[str, str]], ca
     :param cands: the candidates, their ``hits`` already found; ``evidence``, ``phrase`` and
         ``phrases`` are updated in place (``coverage`` and ``held`` are not)
     :param n: notes in the index
+    :param exact: the query's terms: a phrase is also looked for in a word as typed, where the
+        vocabulary holds it (the note may have been found by another form)
     """
-    wanted: dict[tuple[str, str], list[tuple[Candidate, Hit, Hit]]] = {}
+    # each side of a pair in the form the note was found by and, when the vocabulary holds it,
+    # as typed: "which oil filter?" found the note by "filters", and it also writes "oil filter"
+    typed = {t.token: a for t in (exact or []) for a in t.alternatives if a.how == "exact"}
+    wanted: dict[tuple[str, str], list[tuple[Candidate, _Form, _Form]]] = {}
     for c in cands:
         found = {h.token: h for h in c.hits if h.evidence > 0}
         for a, b in phrases:
             ha, hb = found.get(a), found.get(b)
-            if ha is not None and hb is not None and ha.word != hb.word:
-                wanted.setdefault((ha.word, hb.word), []).append((c, ha, hb))
+            if ha is None or hb is None:
+                continue
+            for fa in _forms(ha, typed.get(a)):
+                for fb in _forms(hb, typed.get(b)):
+                    if fa.word != fb.word:
+                        wanted.setdefault((fa.word, fb.word), []).append((c, fa, fb))
     for (wa, wb), holders in wanted.items():
         expr = f"{quote(wa)} + {quote(wb)}"  # FTS5: "a" + "b" is the phrase "a b"
-        # one read gives both the phrase's document frequency and which candidates hold it
+        # one read gives both the phrase's document frequency and which notes FTS5 finds it in
         holding = {r[0] for r in conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?", (expr,))}
         doc_freq = len(holding)
         if not doc_freq:
             continue
+        fts_found = list({c.rowid for c, _, _ in holders if c.rowid in holding})
+        together = _written_together(conn, expr, fts_found)
+        # the candidates FTS5 found it in across punctuation do not hold it: nor do they count in
+        # its document frequency (the other notes are not read, their count stands)
+        doc_freq -= len(fts_found) - len(together)
+        if doc_freq <= 0:
+            continue
         phrase_idf = scaled_idf(doc_freq, n, settings.reference_notes, settings.min_idf_notes)
-        for c, ha, hb in holders:
-            if c.rowid not in holding:
+        for c, fa, fb in holders:
+            if c.rowid not in together:
                 continue
-            gain = phrase_idf - scaled_idf(min(ha.doc_freq, hb.doc_freq), n, settings.reference_notes,
+            gain = phrase_idf - scaled_idf(min(fa.doc_freq, fb.doc_freq), n, settings.reference_notes,
                                            settings.min_idf_notes)
             if gain <= 0:
                 continue
-            spec = max(specificity(ha.zipf, settings), specificity(hb.zipf, settings))
-            worth = settings.phrase_weight * gain * min(ha.weight, hb.weight) * spec
-            c.phrases.append(f"{wa} {wb}")
+            spec = max(specificity(fa.zipf, settings), specificity(fb.zipf, settings))
+            worth = settings.phrase_weight * gain * min(fa.weight, fb.weight) * spec
+            if f"{wa} {wb}" not in c.phrases:
+                c.phrases.append(f"{wa} {wb}")
             if worth > c.phrase:
                 c.evidence += worth - c.phrase
                 c.phrase = worth
+
+
+@dataclass(frozen=True)
+class _Form:
+    """One side of a phrase: a vocabulary word, its weight (1 as typed, less for another form
+    or a correction), its document frequency and its English Zipf."""
+
+    word: str
+    weight: float
+    doc_freq: int
+    zipf: float
+
+
+def _forms(hit: Hit, typed: Alternative | None) -> list[_Form]:
+    """The forms a message word is looked for in a phrase: the one the note was found by, and
+    the word as typed when the vocabulary holds it and it is another word."""
+    out = [_Form(hit.word, hit.weight, hit.doc_freq, hit.zipf)]
+    if typed is not None and typed.word != hit.word:
+        out.append(_Form(typed.word, typed.weight, typed.doc_freq, typed.zipf))
+    return out
+
+
+#: Marks around a phrase instance in ``highlight()``'s output (characters no note's text holds).
+_OPEN, _CLOSE = "\x01", "\x02"
+#: What may stand between the two words of a phrase a note holds: spaces, a hyphen, an
+#: underscore ("oil filter", "oil-filter", "oil_filter"); a line break too in the body, where
+#: Markdown wraps a paragraph's lines. Anything else ends the phrase in the note as in the
+#: message ("Oil. Filter coffee", a heading "Oil" above a heading "Filter").
+_PHRASE_GAP: Final = re.compile(r"[ \t\u00a0\-\u2010\u2011_]*")
+_BODY_GAP: Final = re.compile(r"[ \t\u00a0\-\u2010\u2011_]*(?:\n[ \t]*)?")
+_WORD_RUN: Final = re.compile(r"[^\W_]+")
+_SPAN: Final = re.compile(f"{_OPEN}(.*?){_CLOSE}", re.S)
+
+
+def _written_together(conn: sqlite3.Connection, expr: str, ids: list[int]) -> set[int]:
+    """The notes among ``ids`` that hold the phrase ``expr`` with nothing but a space, a hyphen,
+    an underscore (or, in the body, one line break) between its words. FTS5 phrases skip any
+    punctuation between tokens; ``highlight()`` marks each instance it matched, and the text
+    between the words of an instance is read here."""
+    if not ids:
+        return set()
+    marks = ",".join("?" * len(ids))
+    cols = ", ".join(f"highlight(notes_fts, {i}, '{_OPEN}', '{_CLOSE}')" for i in range(4))
+    out: set[int] = set()
+    for rowid, *texts in conn.execute(
+        f"SELECT rowid, {cols} FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN ({marks})", (expr, *ids)
+    ):
+        for i, text in enumerate(texts):
+            gap = _BODY_GAP if i == 3 else _PHRASE_GAP
+            if text and _OPEN in text and any(
+                gap.fullmatch(_WORD_RUN.sub("", m.group(1))) for m in _SPAN.finditer(text)
+            ):
+                out.add(rowid)
+                break
+    return out
 
 
 def _whole_names(conn: sqlite3.Connection, c: Candidate, names: list[tuple[list[str], set[str]]],

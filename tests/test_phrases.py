@@ -142,3 +142,46 @@ def test_explain_names_the_phrases(tmp_path: Path) -> None:
     assert "talks/session-0.md" in out.stdout.splitlines()[0]
     line = next(x for x in out.stdout.splitlines() if x.strip().startswith("phrases:"))
     assert line.strip().startswith("phrases: pottery class (evidence ")
+
+
+def test_a_phrase_in_a_note_ends_at_punctuation_and_between_headings(tmp_path: Path) -> None:
+    """FTS5 finds the phrase "oil filter" in "Oil. Filter coffee" and across two headings; only a
+    note that writes the two words together (a space, a hyphen, a wrapped line) holds it."""
+    notes = dict(FILLER)
+    notes.update({
+        "kitchen.md": "# Kitchen\n\nOlive oil. Filter coffee in the morning.\n",
+        "garage.md": "# Garage\n\n## Oil\n\n5W-30 on the shelf.\n\n## Filter\n\nSpare ones in the box.\n",
+        "van.md": "# Van\n\nChanged the oil filter at 60,000 miles.\n",
+        "bike.md": "# Motorbike\n\nThe oil-filter wrench lives in the tank bag.\n",
+        "mower.md": "# Mower\n\nEvery spring: new plug, new oil\nfilter and a sharp blade.\n",
+        **{f"shed-{i}.md": f"# Shed {i}\n\nOil for the hinges; the water filter was changed in {2020 + i}.\n"
+           for i in range(4)},
+    })
+    from conftest import indexed_connection
+
+    with indexed_connection(tmp_path, notes) as c:
+        _, ranking = decide_with_ranking(c, "oil filter", Settings())
+        assert ranking is not None
+        held = {x.path: x.phrases for x in ranking.candidates}
+        assert held["kitchen.md"] == [] and held["garage.md"] == []
+        assert held["van.md"] == held["bike.md"] == held["mower.md"] == ["oil filter"]
+
+
+def test_a_stopword_kept_for_a_hyphenated_name_pairs_only_inside_it() -> None:
+    """"up-to-date" keeps "up" and "to" as words of that name; "set up" later in the message is
+    no phrase, and neither is a stopword pair across two names."""
+    terms = {"up", "to", "date", "way", "set", "timer"}
+    assert adjacent_terms("whats the up-to-date way to set up the timer", terms) == [
+        ("up", "to"), ("to", "date"), ("date", "way"),
+    ]
+    terms = {"state", "of", "the", "art", "tyres", "off", "road", "trip"}
+    assert ("the", "off") not in adjacent_terms("state-of-the-art tyres for the off-road trip", terms)
+
+
+def test_a_long_unbroken_run_beside_a_hyphenated_word() -> None:
+    """A pasted sequence or hash of 12,000 letters next to "re-run": one name, its "re" kept."""
+    from notesdb.query import named_stopwords
+
+    text = "did the re-run finish? " + "ACGT" * 3000
+    assert named_stopwords(text) == {"re"}
+    assert adjacent_terms(text, {"run", "finish"}) == [("run", "finish")]
