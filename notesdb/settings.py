@@ -320,12 +320,12 @@ class Settings:
     #: note holding the phrase adds to its evidence (``rank.phrase_evidence``); 0 turns phrases
     #: off. Swept with ``bench/choose.py --axes phrase_weight --loso`` (0, 0.25, 0.5, 0.75, 1.0)
     #: on the tuning halves and each folder's generic messages. Against 0 (no phrases), 0.5
-    #: gains 22 hits on the tuning halves (memory +20, whose sessions of one conversation share
-    #: their words; tech +3; recipes -1) for no more wrong answers (memory -1, frmemory +1) and
-    #: one false alarm more (tech); of the 510 generic messages against each folder, 7 more are
-    #: spoken on (tech 5, til 2). choose.py's objective picks 0.75: 8 more tuning hits (7 of
-    #: them memory's) for 2 more generic false alarms (til, tech); without the memory set it
-    #: picks 0.5. 0.5 is kept, the quieter of the two
+    #: gains 24 hits on the tuning halves (memory +21, whose sessions of one conversation share
+    #: their words; tech +4; recipes -1) for one wrong answer fewer (memory -2, frmemory +1) and
+    #: one false alarm more (tech); of the 510 generic messages against each of 12 folders, 116
+    #: are spoken on against 108 (tech +4, til +3, devnotes +1). choose.py's objective picks
+    #: 0.75: 8 more tuning hits (memory 7, kept 1) for 2 more generic false alarms (til, tech);
+    #: without the memory set it picks 0.5. 0.5 is kept, the quieter of the two
     phrase_weight: float = 0.5
     #: weight of a message word in no note (that corrects or expands to nothing), relative to
     #: the IDF of a word found in no note: such words make the message about something else
