@@ -208,8 +208,8 @@ def test_why_lists_the_candidates_of_a_decision(site: Site) -> None:
     (stored,) = site.sql("SELECT top_scores, notes FROM decisions WHERE id = ?", decision)
     top, named = json.loads(stored[0]), json.loads(stored[1])
     assert named == ["hardware/rancilio-silvia.md"]
-    assert [(r["candidate"], r["path"], r["evidence"], r["coverage"], r["bm25"]) for r in rows] == [
-        (i + 1, c["path"], c["evidence"], c["coverage"], c["bm25"]) for i, c in enumerate(top)
+    assert [(r["candidate"], r["path"], r["evidence"], r["coverage"], r["bm25"], r["phrase"]) for r in rows] == [
+        (i + 1, c["path"], c["evidence"], c["coverage"], c["bm25"], c["phrase"]) for i, c in enumerate(top)
     ]
     assert [r["named"] for r in rows] == [int(c["path"] in named) for c in top]
     assert rows[0]["named"] == 1 and rows[0]["title"] == "Rancilio Silvia espresso machine"
