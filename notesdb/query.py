@@ -87,7 +87,7 @@ def named_stopwords(text: str) -> set[str]:
     """The stopwords typed as part of a hyphenated name: ``"set up release-please"`` ->
     ``{"please"}``. A hyphen makes one name of its words (the tool ``release-please``, the note
     ``release-please.md``), so a stopword inside it is a word of that name, not filler; a name
-    of stopwords only ("one-to-one" aside, "as-is") keeps none, and single letters stay out.
+    of stopwords only ("as-is") keeps none, and single letters stay out.
 
     :param text: the message as read
     :returns: folded stopwords (:data:`STOPWORDS`) to keep as terms

@@ -303,9 +303,9 @@ def phrase_evidence(conn: sqlite3.Connection, phrases: list[tuple[str, str]], ca
     It is worth ``settings.phrase_weight`` x the IDF it gains over the rarer of its two words,
     ``max(0, idf(phrase df) - idf(rarer word's df))`` (document frequencies, rescaled to
     ``Settings.reference_notes`` notes by :func:`scaled_idf`), x the smaller of the two words'
-    weights (1 exact, less corrected or expanded), x the English specificity of the rarer word
-    in English (:func:`specificity`: two everyday words make an everyday phrase, "road trip",
-    "error handling"). A pair whose rarer word is in as few notes as the phrase gains nothing
+    weights (1 exact, less corrected or expanded), x the specificity of whichever of the two
+    is less common in English (:func:`specificity`: two everyday words make an everyday phrase,
+    "road trip", "error handling"). A pair whose rarer word is in as few notes as the phrase gains nothing
     ("ham radio" where only one note says "ham"). This is the information a phrase adds to its
     words, as in the sequential dependence model of term proximity (Metzler and Croft, SIGIR
     2005), read here from document frequencies alone.
