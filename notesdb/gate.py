@@ -993,10 +993,11 @@ def _typed_names(cand: Candidate, names: list[str], settings: Settings) -> list[
     heavy = [h for h in typed if h.evidence >= settings.word_evidence]
     need = settings.full_name_words
     out = []
+    kept = _kept_stopwords(cand.hits)
     for name in names:
-        words = _subject_words(name, _kept_stopwords(cand.hits))
+        words = _subject_words(name, kept)
         counted = _held(name, heavy)  # once per name, not once per word
-        if _held_as_typed(name, typed, _kept_stopwords(cand.hits)) and sum(1 for w in words if w in counted) >= need:
+        if _held_as_typed(name, typed, kept) and sum(1 for w in words if w in counted) >= need:
             out.append(name)
     return out
 

@@ -58,7 +58,7 @@ def record(
             json.dumps(decision.notes),
             json.dumps(
                 [
-                    {k: s[k] for k in ("path", "evidence", "coverage", "bm25", "phrase") if k in s}
+                    {k: s[k] for k in ("path", "evidence", "coverage", "bm25", "phrase")}
                     for s in decision.top_scores[:3]
                 ]
             ),

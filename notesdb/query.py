@@ -83,17 +83,18 @@ STOPWORDS: Final = frozenset(
 _HYPHEN_NAME: Final = re.compile(r"(?<![^\W_])[^\W_]+(?:[-\u2010\u2011][^\W_]+)+")
 
 
-def named_stopwords(text: str) -> set[str]:
+def named_stopwords(text: str, names: list[list[str]] | None = None) -> set[str]:
     """The stopwords typed as part of a hyphenated name: ``"set up release-please"`` ->
     ``{"please"}``. A hyphen makes one name of its words (the tool ``release-please``, the note
     ``release-please.md``), so a stopword inside it is a word of that name, not filler; a name
     of stopwords only ("as-is") keeps none, and single letters stay out.
 
     :param text: the message as read
+    :param names: its hyphenated names (:func:`_hyphen_names`), when already read
     :returns: folded stopwords (:data:`STOPWORDS`) to keep as terms
     """
     out: set[str] = set()
-    for parts in _hyphen_names(text):
+    for parts in _hyphen_names(text) if names is None else names:
         out.update(p for p in parts if p in STOPWORDS and len(p) > 1)
     return out
 
@@ -718,7 +719,7 @@ def code_words(text: str, tokens: list[str]) -> frozenset[str]:
 _PHRASE_BREAK: Final = re.compile(r"[.,;:!?()\[\]{}<>\"|/\\=*#`\n\r\t]+")
 
 
-def adjacent_terms(text: str, terms: set[str]) -> list[tuple[str, str]]:
+def adjacent_terms(text: str, terms: set[str], names: list[list[str]] | None = None) -> list[tuple[str, str]]:
     """Pairs of different terms typed one right after the other, in message order, each pair
     once, at most :data:`MAX_PHRASES`: "When did Caroline go to the LGBTQ support group?" with
     terms {caroline, lgbtq, support, group} gives ``[("lgbtq", "support"), ("support",
@@ -727,10 +728,12 @@ def adjacent_terms(text: str, terms: set[str]) -> list[tuple[str, str]]:
 
     :param text: the message as read (clipped, fullwidth letters folded)
     :param terms: the tokens the vocabulary knows (the query's known terms)
+    :param names: the message's hyphenated names (:func:`_hyphen_names`), when already read
     """
     # a stopword kept as a term for a hyphenated name (``named_stopwords``) pairs only inside it:
     # "up-to-date" makes "up" a term, but "set up" elsewhere in the message is no phrase
-    inside = {pair for parts in _hyphen_names(text) for pair in zip(parts, parts[1:])}
+    hyphenated = _hyphen_names(text) if names is None else names
+    inside = {pair for parts in hyphenated for pair in zip(parts, parts[1:])}
     out: dict[tuple[str, str], None] = {}
     for part in _PHRASE_BREAK.split(text):
         tokens = text_words(part)
@@ -785,7 +788,8 @@ def build_query(
     other_stop = OTHER_STOPWORDS.get(lang, frozenset())
     stop: dict[str, None] = {}
     distinct: dict[str, None] = {}
-    named = named_stopwords(text)
+    hyphenated = _hyphen_names(text)  # read once: its stopwords are terms, its pairs phrases
+    named = named_stopwords(text, hyphenated)
     for tok in tokens:
         if (tok in STOPWORDS and tok not in named) or tok in other_stop or (len(tok) == 1 and not tok.isdigit()) or is_jamo(tok):
             stop.setdefault(tok, None)
@@ -896,7 +900,7 @@ def build_query(
         truncated = True
     names, inside = _scan_names(text)
     return Query(
-        phrases=adjacent_terms(text, {t.token for t in terms if t.known}),
+        phrases=adjacent_terms(text, {t.token for t in terms if t.known}, hyphenated),
         terms=terms,
         stopwords=list(stop),
         n_notes=n_notes,
