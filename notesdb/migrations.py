@@ -411,3 +411,38 @@ def m015_lexicon_korean(db: Database) -> None:
     if db.execute("SELECT 1 FROM lexicon WHERE lang = 'ko' LIMIT 1").fetchone() is None:
         db.conn.executemany("INSERT INTO lexicon(word, lang, zipf) VALUES (?, ?, ?)", lexicon_rows(("ko",)))
     db.execute("PRAGMA user_version = 15")
+
+
+#: A file name that stands for its folder (``notesdb.vocab.FOLDER_NOTE_STEMS``), below the top
+#: of the notes folder: ``recipes/sabro/README.md``, ``docs/index.md`` (case-insensitive).
+_FOLDER_NOTE = re.compile(r"/(?:readme|index|_index)(?:\.[^/]*)?$", re.IGNORECASE)
+_NAME_PARTS = re.compile(r"[-_\s]+")
+
+
+def _named_by_file(path: str | None, title: str | None, headings: str | None) -> int:
+    """1 for a note whose title may change when read again: one named for its folder, or one
+    whose title was its file name while it has headings (an H1 under a logo was taken for a
+    section heading)."""
+    if not path:
+        return 0
+    if _FOLDER_NOTE.search(path):
+        return 1
+    name = path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
+    return 1 if headings and title == " ".join(_NAME_PARTS.sub(" ", stem).split()) else 0
+
+
+@migrations()
+def m016_reread_folder_notes(db: Database) -> None:
+    """The notes whose title a sync now reads differently are read and parsed again at the next
+    sync: a folder's ``README.md`` or ``index.md`` is named by its folder (``notesdb.vocab.name_words``),
+    and an H1 under a paragraph of images (a logo, badges) is the title (``notesdb.parse``).
+    Marked as ``m014_reread_contractions`` marks its notes: only the notes named for their folder
+    and those titled by their file name that have headings."""
+    db.conn.create_function("named_by_file", 3, _named_by_file, deterministic=True)
+    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
+    db.execute("DROP TRIGGER notes_au")
+    db.execute("UPDATE notes SET size = -1, hash = '' WHERE named_by_file(path, title, headings)")
+    db.execute(trigger)
+    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    db.execute("PRAGMA user_version = 16")

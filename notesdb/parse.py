@@ -33,6 +33,7 @@ from markdown_it import MarkdownIt
 
 from notesdb.links import targets as link_targets
 from notesdb.text import FORMAT_CLASS
+from notesdb.vocab import FOLDER_NOTE_STEMS
 
 __all__ = ["MAX_NOTE_BYTES", "Note", "parse_note", "as_utf8"]
 
@@ -83,6 +84,9 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 #: a placeholder in passing (a Jinja how-to) says more than a short paragraph.
 MAX_TEMPLATE_WORDS: Final = 40
 _NAME_SEPARATORS = re.compile(r"[-_\s]+")
+#: A line of images, linked images (``[![CI](badge.svg)](url)``) and HTML tags only: in text
+#: read without a Markdown parser, no content before the title's H1 (:func:`_decoration`).
+_DECORATION_LINE = re.compile(r"^(?:\s*(?:\[\s*)?!\[[^\]\n]*\]\([^)\n]*\)(?:\s*\]\([^)\n]*\))?|\s*<[^>\n]*>)+\s*$")
 
 # Bounds on walking a front-matter value, so that YAML anchors, aliases
 # and self-referencing structures cannot blow up time or memory.
@@ -327,6 +331,8 @@ def _title_from_path(path: str) -> str:
     try:
         pure = PurePosixPath(path)
         stem = pure.stem or pure.name
+        if pure.parent.name and stem.lower() in FOLDER_NOTE_STEMS:
+            stem = pure.parent.name  # a folder's README.md is named by its folder
     except Exception:
         stem = str(path)
     readable = _one_line(_NAME_SEPARATORS.sub(" ", stem))
@@ -507,7 +513,7 @@ def _plain_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, str]
             title_taken = True  # only the first content line may be the title
         elif line.strip():
             body.append(line.strip())
-            title_taken = True
+            title_taken = title_taken or not _DECORATION_LINE.match(line)
     return headings, body
 
 
@@ -531,7 +537,7 @@ def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, s
 
     for tok in _markdown().parse(text):
         kind = tok.type
-        if tok.level == 0 and not kind.startswith("heading") and kind != "inline":
+        if tok.level == 0 and not kind.startswith("heading") and kind not in _NOT_YET_CONTENT:
             title_taken = True  # content came first: a later H1 is a section heading
         if kind == "inline":
             if heading_tag:
@@ -548,6 +554,8 @@ def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, s
                 if cell:
                     row.append(cell)
             else:
+                if not title_taken and not _decoration(tok.children or []):
+                    title_taken = True
                 block = _inline_text(tok.children or [], "\n").strip()
                 if block:
                     body.append(block)
@@ -570,7 +578,26 @@ def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, s
             block = _html_text(tok.content)
             if block:
                 body.append(block)
+                title_taken = True  # HTML of tags alone (a centred logo) is no content
     return headings, body
+
+
+#: Level-0 tokens that do not by themselves take the title's place from a later H1: a
+#: paragraph's open and close (its inline text decides, :func:`_decoration`), an HTML block
+#: (its text decides), and the inline token itself.
+_NOT_YET_CONTENT: Final = frozenset({"inline", "paragraph_open", "paragraph_close", "html_block"})
+#: Inline tokens that are no text of their own: images, the links around them (a badge), line
+#: breaks and inline HTML tags.
+_DECORATION_TOKENS: Final = frozenset({"image", "link_open", "link_close", "softbreak", "hardbreak", "html_inline"})
+
+
+def _decoration(children: list[Any]) -> bool:
+    """True for a paragraph of images, linked images and tags only: the logo or badges a
+    README shows above its ``# Title`` (GitHub, MkDocs), which leave that H1 the note's title."""
+    return bool(children) and all(
+        c.type in _DECORATION_TOKENS or (c.type in ("text", "text_special") and not c.content.strip())
+        for c in children
+    )
 
 
 def _inline_text(children: list[Any], line_break: str) -> str:

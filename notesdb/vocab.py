@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the parser is imported only when a note is parsed
 __all__ = [
     "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf",
     "english_rare_zipf", "fill_english_rare", "english_rare_filled", "lexicon_rows", "LANGUAGES",
+    "name_words", "FOLDER_NOTE_STEMS",
 ]  # fmt: skip
 
 #: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order, and
@@ -36,10 +37,25 @@ ROW_TEXT = (
 Row = tuple[str, str, str, str, str, str, str, str, str, str, int]
 
 
+#: File names (without extension, any case) that stand for the folder they are in rather than
+#: name a subject of their own: a folder's ``README.md`` (GitHub shows it as the folder's page),
+#: ``index.md`` (MkDocs, Docusaurus, Jekyll) and ``_index.md`` (Hugo's section page). Such a
+#: note is named by its folder: ``recipes/09_SMaSH_Sabro/README.md`` is "09_SMaSH_Sabro".
+FOLDER_NOTE_STEMS: Final = frozenset({"readme", "index", "_index"})
+
+
 def name_words(path: str) -> tuple[str, str]:
-    """The words of a note's file name (title words) and of its folders (heading words)."""
+    """The words of a note's file name (title words) and of its folders (heading words).
+
+    :param path: the note's folder-relative POSIX path
+    :returns: ``(file name without extension, folder names joined by spaces)``; the file name
+        of a note named for its folder (:data:`FOLDER_NOTE_STEMS`) is its folder's name, and a
+        ``README.md`` at the top of the notes folder keeps its own
+    """
     parts = path.split("/")
     stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
+    if len(parts) > 1 and parts[-2] and stem.lower() in FOLDER_NOTE_STEMS:
+        stem = parts[-2]
     return stem, " ".join(parts[:-1])
 
 

@@ -190,10 +190,13 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
         conn.execute("UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
         apply_counts(conn, Counter({"gits": 1, "smagic": 1}))
         conn.execute("PRAGMA user_version = 13")
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m014_reread_contractions', 'm015_lexicon_korean')")
+        conn.execute(
+            "DELETE FROM _sqlite_migrations WHERE name IN "
+            "('m014_reread_contractions', 'm015_lexicon_korean', 'm016_reread_folder_notes')"
+        )
     conn.close()
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 15
+    assert user_version(conn) == store.SCHEMA_VERSION == 16
     marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
     assert marked == [("vcs/git-s-magic-files.md",)]
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
@@ -230,12 +233,55 @@ def test_a_database_made_before_korean_gains_its_everyday_words(tmp_path: Path) 
     with conn:
         conn.execute("DELETE FROM lexicon WHERE lang = 'ko'")
         conn.execute("PRAGMA user_version = 14")
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm015_lexicon_korean'")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m015_lexicon_korean', 'm016_reread_folder_notes')")
     conn.close()
     conn = open_db(db_path)
-    assert user_version(conn) == 15
+    assert user_version(conn) == 16
     assert conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0] == before
     rows = dict(conn.execute("SELECT word, zipf FROM lexicon WHERE lang = 'ko' AND word IN ('안', '서버', '00', 'the')"))
     assert set(rows) == {"안", "서버"}  # Hangul words only
     assert rows["안"] > 6.0 > 4.0 < rows["서버"] < 5.0
     conn.close()
+
+
+def test_an_older_database_names_a_folder_readme_by_its_folder(tmp_path: Path) -> None:
+    """A database of schema 15 titled ``brews/sabro/README.md`` "README" (and its logo above the
+    H1 kept that H1 a section heading): after the upgrade the next sync reads that note again
+    and titles it by its H1; a note whose title came from its H1 is not read again."""
+    vault = tmp_path / "notes"
+    (vault / "brews" / "sabro").mkdir(parents=True)
+    (vault / "brews" / "sabro" / "README.md").write_text("![logo](sabro.jpeg)\n\n# SMaSH Sabro\n\nOne hop, one malt.\n")
+    (vault / "brews" / "porter.md").write_text("# Porter\n\nChocolate malt.\n")
+    db_path = tmp_path / "n.db"
+    conn = open_db(db_path)
+    sync(conn, vault)
+    assert conn.execute("SELECT title FROM notes WHERE path = 'brews/sabro/README.md'").fetchone() == ("SMaSH Sabro",)
+    with conn:  # as schema 15 left it
+        conn.execute("UPDATE notes SET title = 'README', headings = 'SMaSH Sabro' WHERE path = 'brews/sabro/README.md'")
+        conn.execute("PRAGMA user_version = 15")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm016_reread_folder_notes'")
+    conn.close()
+    conn = open_db(db_path)
+    assert user_version(conn) == 16
+    marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
+    assert marked == [("brews/sabro/README.md",)]
+    stats = sync(conn, vault)
+    assert stats.modified == ["brews/sabro/README.md"]
+    assert conn.execute("SELECT title, headings FROM notes WHERE path = 'brews/sabro/README.md'").fetchone() == ("SMaSH Sabro", "")
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "headings", "marked"),
+    [
+        ("brews/sabro/README.md", "SMaSH Sabro", "", 1),  # named for its folder: always read again
+        ("docs/Index.markdown", "Docs", "", 1),
+        ("docs/_index.md", "Docs", "", 1),
+        ("README.md", "README", "", 0),  # the top of the folder: named by itself as before
+        ("kitchen/espresso-grinder.md", "espresso grinder", "Burrs", 1),  # an H1 under a logo?
+        ("kitchen/espresso-grinder.md", "espresso grinder", "", 0),  # no headings: no H1 to find
+        ("kitchen/espresso-grinder.md", "Espresso grinder", "Burrs", 0),  # titled by its H1
+        ("kitchen/readme-first.md", "Readme first", "", 0),
+    ],
+)
+def test_the_upgrade_reads_again_only_notes_whose_title_may_change(path: str, title: str, headings: str, marked: int) -> None:
+    assert migrations_module._named_by_file(path, title, headings) == marked

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from notesdb.parse import MARKDOWN_MAX_CHARS, MAX_NOTE_BYTES, Note, parse_note
+from notesdb.vocab import name_words
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -779,6 +780,57 @@ def test_long_note_is_read_as_plain_text() -> None:
 def test_title_is_front_matter_first_line_h1_or_file_name(path: str, source: bytes, title: str, headings: str) -> None:
     note = parse_note(path, source)
     assert (note.title, note.headings) == (title, headings)
+
+
+@pytest.mark.parametrize(
+    ("source", "title", "headings"),
+    [
+        # a logo above the H1 (GitHub README style): the H1 is still the title
+        (b"![logo](./sabro.jpeg)\n\n# 09 SMaSH Sabro\n\n## Mash\n", "09 SMaSH Sabro", "Mash"),
+        # badges: linked images on one line
+        (b"[![CI](https://ci/badge.svg)](https://ci) [![PyPI](https://pypi/v.svg)](https://pypi)\n\n# Tool\n",
+         "Tool", ""),
+        # a centred logo in HTML
+        (b'<p align="center"><img src="logo.png" alt="Logo"></p>\n\n# Tool\n\nText.\n', "Tool", ""),
+        # text before the H1 is content: the H1 is a section heading
+        (b"![logo](x.png) Brewed in May.\n\n# Resources\n", "readme", "Resources"),
+        (b"<p>Brewed in May.</p>\n\n# Resources\n", "readme", "Resources"),
+    ],
+)
+def test_images_above_the_first_h1_leave_it_the_title(source: bytes, title: str, headings: str) -> None:
+    note = parse_note("readme.md", source)
+    assert (note.title, note.headings) == (title, headings)
+    long = parse_note("readme.md", source + b"\n" + b"word " * 30_000)  # read without the Markdown parser
+    assert long.title == title
+
+
+@pytest.mark.parametrize(
+    ("path", "title"),
+    [
+        ("brews/09_SMaSH_Sabro/README.md", "09 SMaSH Sabro"),
+        ("docs/setup/index.md", "setup"),
+        ("site/content/posts/_index.md", "posts"),
+        ("Projects/README.MD", "Projects"),
+        ("README.md", "README"),  # the top of the notes folder: no folder to be named by
+        ("brews/readme-first.md", "readme first"),
+    ],
+)
+def test_a_folder_readme_without_a_title_is_named_by_its_folder(path: str, title: str) -> None:
+    assert parse_note(path, b"Just a paragraph.\n").title == title
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("brews/09_SMaSH_Sabro/README.md", ("09_SMaSH_Sabro", "brews 09_SMaSH_Sabro")),
+        ("docs/setup/index.md", ("setup", "docs setup")),
+        ("README.md", ("README", "")),
+        ("brews/readme-first.md", ("readme-first", "brews")),
+    ],
+)
+def test_a_folder_readme_has_its_folder_name_for_a_file_name(path: str, words: tuple[str, str]) -> None:
+    """The index's title words and the gate's names of a note (``gate._names``) read it so."""
+    assert name_words(path) == words
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])

@@ -47,6 +47,9 @@ FILLER = {
 NOTES = {
     # 1. titles: a later H1 is a section, the file name is the title
     "kitchen/Espresso grinder.md": "Bought the grinder in May.\n\n# Resources\n\nBurr set 38 mm, dial in at 14 for the light roast.\n",
+    # a folder's README under its logo, and one with no heading at all: named by H1 and folder
+    "brews/smash-sabro/README.md": "![logo](./sabro.jpeg)\n\n# SMaSH Sabro\n\n## Hop schedule\n\nSabro at 60 minutes, 20 g dry hop on day four.\n",
+    "brews/porter/README.md": "Chocolate malt porter, mashed at 68 degrees, bottled after three weeks.\n",
     # 2. file and folder names
     "network/router-vlan.md": "Guest network on its own subnet, isolated from the iot devices; the iot vlan is tagged on port 3.\n",
     "bike/notes.md": "Chain lube: wax in summer, wet lube in winter.\n",
@@ -123,6 +126,20 @@ def test_title_comes_from_the_file_name_when_the_h1_is_a_section(folder: tuple[s
     d = decide(conn, "what do I dial the espresso grinder to for a light roast")
     assert d.notes == ["kitchen/Espresso grinder.md"]
     assert '"Espresso grinder"' in d.line
+
+
+def test_a_folder_readme_is_named_by_its_h1_or_its_folder(folder: tuple[sqlite3.Connection, Path]) -> None:
+    """A README is titled by the H1 under its logo, or else by its folder, never "README": the
+    assistant's line names it so, and its folder's name is a name of the note."""
+    conn, _ = folder
+    titles = dict(conn.execute("SELECT path, title FROM notes WHERE path LIKE 'brews/%'"))
+    assert titles == {"brews/smash-sabro/README.md": "SMaSH Sabro", "brews/porter/README.md": "porter"}
+    d = decide(conn, "sabro dry hop, which day again")
+    assert d.notes == ["brews/smash-sabro/README.md"]
+    assert '"SMaSH Sabro"' in d.line and "README\"" not in d.line
+    d = decide(conn, "porter mash temperature?")
+    assert d.notes == ["brews/porter/README.md"]
+    assert d.line.startswith('Notes that may cover this: "porter"')
 
 
 # --- 2. file names and folders ----------------------------------------------------------
