@@ -31,7 +31,7 @@ import jellyfish
 from notesdb.settings import Settings
 from notesdb.hangul import forms as hangul_forms, has_hangul, is_jamo, reading_stems as hangul_stems
 from notesdb.stopwords import OTHER_STOPWORDS
-from notesdb.text import calendar_short, inflections, joined_pairs, us_spelling, words as text_words
+from notesdb.text import FORMAT_CHARS, calendar_short, inflections, joined_pairs, us_spelling, words as text_words
 from notesdb.vocab import english_rare_filled
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
@@ -465,6 +465,13 @@ _LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
 #: random letters took 1.12 s without that search and 1.55 s with it for every token (3,000
 #: notes, 163,000 words in the vocabulary); a typed message has one or two typos.
 MAX_WIDE_CORRECTIONS: Final = 8
+#: The tokens of one message a correction is looked for at most: the first and the last 16 of
+#: them, as the message itself is read at its start and end (``MAX_MESSAGE_CHARS``). Each takes
+#: about 1.2 ms (3,000 notes of English words): a 14,000-character paste of 1,032 misspelt
+#: words took 1.13 s of the hook's time, in ``decide`` alone, and a 12,500-character Polish
+#: paste 0.93 s. A typed message has one or two typos; the terms kept are at most
+#: ``MAX_TERMS`` (48) anyway, so more corrections than that could never all count.
+MAX_CORRECTIONS: Final = 32
 
 
 def candidate_prefixes(token: str, wide: bool = True) -> set[str]:
@@ -635,6 +642,11 @@ _NOTE_EXTENSION: Final = re.compile(r"(?<=\w)\.(?:md|markdown)\b", re.IGNORECASE
 #: method types "ｓｈｉｅｌｄ" or "ＲＴＸ４０９０" for shield and RTX4090 (Unicode block
 #: "Halfwidth and Fullwidth Forms": each is its ASCII character plus 0xFEE0).
 FULLWIDTH: Final = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+#: :data:`FULLWIDTH`, and Unicode's format characters dropped (:data:`notesdb.text.FORMAT_CHARS`:
+#: zero-width spaces and joiners, bidi marks, the byte order mark): text copied from a web page
+#: or chat can carry one inside a word ("s\u200bilvia"), which would split it in two, while the
+#: index drops them from a note's title and headings ("silvia").
+READABLE: Final = {**FULLWIDTH, **{c: None for a, b in FORMAT_CHARS for c in range(a, b + 1)}}
 
 
 #: A snake_case name: letters or digits joined by underscores ("simple_send_with_retries",
@@ -772,7 +784,7 @@ def build_query(
     s = settings or Settings()
     text, truncated = _clip(message)
     if not text.isascii():
-        text = text.translate(FULLWIDTH)
+        text = text.translate(READABLE)
     text = _NOTE_EXTENSION.sub(" ", text)
     tokens = text_words(text)
     english = _english(conn, set(tokens))
@@ -821,7 +833,7 @@ def build_query(
 
     stemmer = Stemmer.Stemmer(STEMMERS.get(lang, "english"))
     terms: list[Term] = []
-    corrected = 0  # tokens a correction was looked for
+    to_correct: list[tuple[int, str]] = []  # (index in terms, token) of the tokens to correct
     for tok in words:
         alts = [Alternative(tok, "exact", 1.0, known[tok])] if tok in known else []
         alts += [Alternative(f, "inflected", s.inflected_weight, known[f]) for f in forms[tok] if f in known]
@@ -855,11 +867,15 @@ def build_query(
         if guess and not alts and zipf < s.correct_max_zipf and english.get(tok, 0.0) < s.english_known_zipf:
             # an everyday word the notes lack ("gonna") is not a typo of a word they have, and
             # neither is a word English knows ("yolk" is not "yolo", "pistols" not "pistons")
-            alts = correct(conn, tok, 1 if tok in english else 2, s, wide=corrected < MAX_WIDE_CORRECTIONS)[0]
-            corrected += 1
-            if alts:  # and not a rarer word English knows, typed on purpose ("wipers")
-                alts = likelier(conn, tok, alts, s)
+            to_correct.append((len(terms), tok))
         terms.append(Term(tok, alts, zipf))
+    # a paste of unknown words is not a few typos: only its first and last are corrected
+    if len(to_correct) > MAX_CORRECTIONS:
+        to_correct = to_correct[: MAX_CORRECTIONS // 2] + to_correct[-(MAX_CORRECTIONS // 2):]
+    for corrected, (i, tok) in enumerate(to_correct):
+        alts = correct(conn, tok, 1 if tok in english else 2, s, wide=corrected < MAX_WIDE_CORRECTIONS)[0]
+        if alts:  # and not a rarer word English knows, typed on purpose ("wipers")
+            terms[i].alternatives = likelier(conn, tok, alts, s)
     alt_words = {a.word for t in terms for a in t.alternatives}
     alt_english = _english(conn, alt_words)
     alt_lexicon = _lexicon(conn, alt_words if lang != "en" else {w for w in alt_words if has_hangul(w)})

@@ -343,6 +343,22 @@ def test_max_edits(token: str, edits: int) -> None:
     assert max_edits(token) == edits
 
 
+def test_a_paste_of_unknown_words_is_corrected_only_at_its_start_and_end(small: sqlite3.Connection) -> None:
+    """Each correction looks the vocabulary up and measures edit distances (about 1.2 ms): a
+    paste of a thousand misspelt words took over a second of the hook's time. Only the first
+    and the last ``MAX_CORRECTIONS / 2`` tokens to correct are; the ones between are left as
+    typed, and a message of no more than ``MAX_CORRECTIONS`` of them is corrected whole."""
+    assert query.MAX_CORRECTIONS == 32
+    junk = [f"zq{a}{b}x" for a in "abcdefgh" for b in "abcde"]  # 40 tokens no note word is near
+    message = " ".join(["sheild", *junk[:20], "mercedez", *junk[20:], "birthdya"])
+    q = build_query(small, message, note_count(small))
+    assert q.corrections == [("sheild", "shield"), ("birthdya", "birthday")]  # "mercedez" is 22nd of 42
+    few = " ".join(["sheild", *junk[:14], "mercedez", *junk[14:30], "birthdya"])  # 32 to correct
+    assert build_query(small, few, note_count(small)).corrections == [
+        ("sheild", "shield"), ("mercedez", "mercedes"), ("birthdya", "birthday")
+    ]
+
+
 def test_correction_reports_its_edit_distance(small: sqlite3.Connection) -> None:
     assert correct(small, "merecdse")[1] == 2
     assert correct(small, "sheild")[1] == 1
@@ -467,6 +483,15 @@ def test_fullwidth_letters_are_read_as_their_ascii_letters(small: sqlite3.Connec
     assert [(t.token, [a.word for a in t.alternatives]) for t in q.terms] == [("shield", ["shield"])]
     assert alternatives(small, "ｓｈｅｉｌｄ again") == [("sheild", "shield", "corrected", CORRECTED_WEIGHT)]
     assert query.FULLWIDTH[ord("Ａ")] == ord("A") and len(query.FULLWIDTH) == 94
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u202e"])
+def test_a_format_character_inside_a_word_is_dropped(small: sqlite3.Connection, invisible: str) -> None:
+    """Text copied from a web page or a chat can carry a zero-width space, joiner, word joiner,
+    byte order mark, soft hyphen or bidi override inside a word: it split "shield" into "s" and
+    "hield" (silent), though the index drops them from a note's title."""
+    q = build_query(small, f"my s{invisible}hield again", note_count(small))
+    assert [(t.token, [a.word for a in t.alternatives]) for t in q.terms] == [("shield", ["shield"])]
 
 
 def test_a_left_out_second_letter_is_corrected(small: sqlite3.Connection) -> None:
