@@ -27,8 +27,8 @@ STDIN_WAIT_S = 2.0
 #: Once what arrived is a whole JSON object, how long to wait for more before taking it as the event.
 STDIN_IDLE_S = 0.2
 #: The most of stdin a hook reads (bytes): a prompt is judged on its first and last 6,000
-#: characters and logged up to 100,000; an event larger than this is not read to its end (it is
-#: then not valid JSON: logged as bad input). Reading 2.8 GB of /dev/zero took 7 s and 2.8 GB.
+#: characters and logged up to 100,000; an event larger than this is not read to its end (logged
+#: as too large, ``notesdb.hook.run``). Reading 2.8 GB of /dev/zero took 7 s and 2.8 GB.
 MAX_STDIN_BYTES = 64 * 1024 * 1024
 
 #: Options of ``notesdb hook`` that take a value, and the one flag.

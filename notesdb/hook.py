@@ -307,7 +307,12 @@ def run(
             else:
                 problem = "no prompt in the event" if p is None else "prompt is not a string"
     except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deep
-        problem = f"stdin is not valid JSON: {type(e).__name__}: {e}"[:300]
+        from notesdb.entry import MAX_STDIN_BYTES
+
+        if len(raw) >= MAX_STDIN_BYTES:  # read up to the limit only: its end was never seen
+            problem = f"stdin is larger than {MAX_STDIN_BYTES // (1024 * 1024)} MiB: not read to its end"
+        else:
+            problem = f"stdin is not valid JSON: {type(e).__name__}: {e}"[:300]
 
     db_path: Path | None = None
     notes: Path | None = None

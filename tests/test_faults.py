@@ -210,6 +210,17 @@ def test_bad_hook_input(indexed: tuple[Path, Path], stdin: bytes, error: str) ->
     assert row["error"].startswith(error)
 
 
+def test_an_event_over_the_read_limit_is_logged_as_too_large(indexed: tuple[Path, Path]) -> None:
+    """An event larger than ``entry.MAX_STDIN_BYTES`` is read up to the limit only: it was
+    logged as "not valid JSON: Unterminated string", which sent the reader looking for a bug in
+    the client's JSON."""
+    vault, db = indexed
+    proc, line = hook(vault, db, b'{"prompt": "' + b"worcester boiler " * (4 * 1024 * 1024) + b'"}')
+    assert proc.returncode == 0 and proc.stdout == b"" and line is None
+    row = rows(db)[-1]
+    assert (row["route"], row["error"]) == ("bad-input", "stdin is larger than 64 MiB: not read to its end")
+
+
 # --- bad notes ----------------------------------------------------------------
 
 GOOD = {
