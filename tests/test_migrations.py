@@ -29,6 +29,18 @@ def user_version(conn: sqlite3.Connection) -> int:
     return conn.execute("PRAGMA user_version").fetchone()[0]
 
 
+def as_schema(conn: sqlite3.Connection, version: int, *statements: str) -> None:
+    """Leave the database as schema ``version`` left it: run ``statements`` (the rows as that
+    schema wrote them), set its version and forget every migration after it, then close it."""
+    applied = [name for (name,) in conn.execute("SELECT name FROM _sqlite_migrations")]
+    with conn:
+        for sql in statements:
+            conn.execute(sql)
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.executemany("DELETE FROM _sqlite_migrations WHERE name = ?", [(n,) for n in applied if int(n[1:4]) > version])
+    conn.close()
+
+
 def test_blank_database(db_path: Path) -> None:
     conn = open_db(db_path)
     assert {"notes", "notes_fts", "vocab", "decisions", "meta"} <= names(conn, "table")
@@ -187,14 +199,8 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     sync(conn, vault)
     # as schema 13 left it: the joined words in the row, its full-text row and the vocabulary
     with conn:
-        conn.execute("UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
         apply_counts(conn, Counter({"gits": 1, "smagic": 1}))
-        conn.execute("PRAGMA user_version = 13")
-        conn.execute(
-            "DELETE FROM _sqlite_migrations WHERE name IN "
-            "('m014_reread_contractions', 'm015_lexicon_korean', 'm016_reread_folder_notes')"
-        )
-    conn.close()
+    as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     conn = open_db(db_path)
     assert user_version(conn) == store.SCHEMA_VERSION == 16
     marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
@@ -230,11 +236,7 @@ def test_a_database_made_before_korean_gains_its_everyday_words(tmp_path: Path) 
     db_path = tmp_path / "n.db"
     conn = open_db(db_path)
     before = conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0]
-    with conn:
-        conn.execute("DELETE FROM lexicon WHERE lang = 'ko'")
-        conn.execute("PRAGMA user_version = 14")
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m015_lexicon_korean', 'm016_reread_folder_notes')")
-    conn.close()
+    as_schema(conn, 14, "DELETE FROM lexicon WHERE lang = 'ko'")
     conn = open_db(db_path)
     assert user_version(conn) == 16
     assert conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0] == before
@@ -256,11 +258,7 @@ def test_an_older_database_names_a_folder_readme_by_its_folder(tmp_path: Path) -
     conn = open_db(db_path)
     sync(conn, vault)
     assert conn.execute("SELECT title FROM notes WHERE path = 'brews/sabro/README.md'").fetchone() == ("SMaSH Sabro",)
-    with conn:  # as schema 15 left it
-        conn.execute("UPDATE notes SET title = 'README', headings = 'SMaSH Sabro' WHERE path = 'brews/sabro/README.md'")
-        conn.execute("PRAGMA user_version = 15")
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm016_reread_folder_notes'")
-    conn.close()
+    as_schema(conn, 15, "UPDATE notes SET title = 'README', headings = 'SMaSH Sabro' WHERE path = 'brews/sabro/README.md'")
     conn = open_db(db_path)
     assert user_version(conn) == 16
     marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
