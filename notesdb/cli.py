@@ -141,7 +141,8 @@ class Opened:
             return
         self.notes = notes_folder(notes)
         self.db_path = cfg.resolve_db(db, self.notes)
-        self.conn = open_db(_in_use(self.db_path), busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
+        # a command that reads the log never makes a database (nor the folders above it) to read
+        self.conn = open_db(_in_use(self.db_path), create=not db_only, busy_timeout_ms=COMMAND_BUSY_TIMEOUT_MS)
         if sync:
             if progress:
                 self.stats = _sync_with_progress(self.conn, self.notes, self.config.skip)

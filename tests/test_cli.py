@@ -345,6 +345,24 @@ ERRORS = [
     (COMMANDS[2], "no notes given"),  # neither --notes nor NOTESDB_NOTES
 ]
 
+@pytest.mark.parametrize(
+    "command", [["log"], ["label", "list"], ["label", "set", "1", "right"], ["label", "export", "cases.jsonl"]]
+)
+def test_a_command_that_reads_the_log_makes_no_database(command: list[str], tmp_path: Path) -> None:
+    """``--db`` naming a file that is not there, beside an existing notes folder: a command that
+    only reads the database (the log, the labels) made one, and every missing folder above it,
+    to find nothing in it. It says there is none, and leaves the disk as it was."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "note.md").write_text("# A note\n")
+    db = tmp_path / "missing" / "dir" / "x.db"
+    r = subprocess.run([str(NOTESDB_EXE), *command, "--notes", str(notes), "--db", str(db)],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == f"Error: no database at {db}: run 'notesdb index' first\n"
+    assert not (tmp_path / "missing").exists() and not (tmp_path / "cases.jsonl").exists()
+
+
 
 @pytest.mark.parametrize("command, problem", ERRORS, ids=[f"{c[0]}-{p}" for c, p in ERRORS])
 def test_errors_are_one_line(command: list[str], problem: str, tmp_path: Path, a_file: Path) -> None:
