@@ -997,16 +997,16 @@ def _typed_names(cand: Candidate, names: list[str], settings: Settings) -> list[
     for name in names:
         words = _subject_words(name, kept)
         counted = _held(name, heavy)  # once per name, not once per word
-        if _held_as_typed(name, typed, kept) and sum(1 for w in words if w in counted) >= need:
+        if _held_as_typed(name, words, typed) and sum(1 for w in words if w in counted) >= need:
             out.append(name)
     return out
 
 
-def _held_as_typed(name: str, hits: list[Hit], kept: frozenset[str] = frozenset()) -> bool:
-    """True when ``hits`` hold every subject word of ``name`` (``kept``: as for
-    :func:`_subject_words`), a joined pair counting for both."""
+def _held_as_typed(name: str, words: list[str], hits: list[Hit]) -> bool:
+    """True when ``hits`` hold every one of ``words``, the subject words of ``name``
+    (:func:`_subject_words`), a joined pair counting for both."""
     held = _held(name, hits)
-    return all(w in held for w in _subject_words(name, kept))
+    return all(w in held for w in words)
 
 
 def _held(name: str, hits: list[Hit]) -> set[str]:

@@ -14,7 +14,7 @@ import re
 
 from sqlite_utils import Database, Migrations
 
-from notesdb.vocab import english_zipf, lexicon_rows, rebuild_vocab
+from notesdb.vocab import FOLDER_NOTE_STEMS, english_zipf, lexicon_rows, rebuild_vocab
 
 migrations = Migrations("notesdb")
 
@@ -413,9 +413,6 @@ def m015_lexicon_korean(db: Database) -> None:
     db.execute("PRAGMA user_version = 15")
 
 
-#: A file name that stands for its folder (``notesdb.vocab.FOLDER_NOTE_STEMS``), below the top
-#: of the notes folder: ``recipes/sabro/README.md``, ``docs/index.md`` (case-insensitive).
-_FOLDER_NOTE = re.compile(r"/(?:readme|index|_index)(?:\.[^/]*)?$", re.IGNORECASE)
 _NAME_PARTS = re.compile(r"[-_\s]+")
 
 
@@ -425,10 +422,10 @@ def _named_by_file(path: str | None, title: str | None, headings: str | None) ->
     section heading)."""
     if not path:
         return 0
-    if _FOLDER_NOTE.search(path):
-        return 1
     name = path.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
+    if "/" in path and stem.lower() in FOLDER_NOTE_STEMS:  # below the top of the notes folder
+        return 1
     return 1 if headings and title == " ".join(_NAME_PARTS.sub(" ", stem).split()) else 0
 
 

@@ -29,19 +29,15 @@ def test_named_stopwords(text: str, kept: set[str]) -> None:
     assert named_stopwords(text) == kept
 
 
-NOTES = dict(FILLER)
-NOTES.update(
-    {
-        "release-please.md": "# release please\n\nBootstrap config files: release-please-config.json and "
-        ".release-please-manifest.json. Conventional commits drive the version bump.\n",
-        "publishing.md": "# Publishing on GitHub\n\nDraft a release from a tag with gh release create.\n",
-        "release-drafter.md": "# Release drafter\n\nCollects merged pull requests into a draft release.\n",
-        "versioning.md": "# Versioning\n\nSemantic versions; release notes come from release-please or "
-        "release drafter.\n",
-    }
-)
-
-conn = folder_fixture(NOTES)
+conn = folder_fixture({
+    **FILLER,
+    "release-please.md": "# release please\n\nBootstrap config files: release-please-config.json and "
+    ".release-please-manifest.json. Conventional commits drive the version bump.\n",
+    "publishing.md": "# Publishing on GitHub\n\nDraft a release from a tag with gh release create.\n",
+    "release-drafter.md": "# Release drafter\n\nCollects merged pull requests into a draft release.\n",
+    "versioning.md": "# Versioning\n\nSemantic versions; release notes come from release-please or "
+    "release drafter.\n",
+})
 
 
 def test_a_hyphenated_name_with_a_stopword_names_its_note(conn: sqlite3.Connection) -> None:
