@@ -15,6 +15,7 @@ Standard library only: it runs on the hook path.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 
@@ -25,17 +26,36 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["SESSION_HOURS", "earlier", "named_in", "hold_back"]
+__all__ = ["SESSION_HOURS", "UNLOGGED", "earlier", "named_in", "hold_back"]
 
 #: Decisions older than this are not read back: a Claude Code session is one sitting, and the
 #: bound lets the query use the ``decisions_time`` index however long the log grows.
 SESSION_HOURS: Final = 24
 
+#: The start of the ``error`` of a spoken decision the hook could not write to the log (the
+#: database locked past its wait): it went to ``hook-errors.jsonl`` with the notes it named.
+UNLOGGED: Final = "decision not logged: "
 
-def earlier(conn: sqlite3.Connection, session_id: str, hours: float = SESSION_HOURS) -> dict[str, float]:
+#: How much of the end of ``hook-errors.jsonl`` is read for such decisions, in bytes: the
+#: entries of the last day, however long the file has grown.
+UNLOGGED_TAIL_BYTES: Final = 256 * 1024
+
+
+def earlier(
+    conn: sqlite3.Connection,
+    session_id: str,
+    hours: float = SESSION_HOURS,
+    errors_file: "os.PathLike[str] | str | None" = None,
+    db: str | None = None,
+) -> dict[str, float]:
     """Notes named in the session ``session_id`` within the last ``hours``, with the highest
     evidence each was named with (0.0 when it was named but its evidence was not logged).
 
+    :param errors_file: the hook's ``hook-errors.jsonl`` beside the database, or None: its
+        spoken decisions that could not be logged (``UNLOGGED``) for the database ``db`` (its
+        absolute path, as the hook writes it) count as named too, so that a note named while
+        another process held the database is not named again on the next message. A missing
+        or unreadable file, and a damaged line, count for nothing.
     :returns: ``{note path: evidence}``; empty for an empty ``session_id``
     """
     if not session_id:
@@ -50,6 +70,44 @@ def earlier(conn: sqlite3.Connection, session_id: str, hours: float = SESSION_HO
     for notes_json, scores_json in rows:
         for path, evidence in named_in(notes_json, scores_json).items():
             named[path] = max(named.get(path, 0.0), evidence)
+    if errors_file is not None:
+        for path, evidence in _unlogged(errors_file, db, session_id, since).items():
+            named[path] = max(named.get(path, 0.0), evidence)
+    return named
+
+
+def _unlogged(errors_file: "os.PathLike[str] | str", db: str | None, session_id: str, since: str) -> dict[str, float]:
+    """The notes named by the spoken decisions of ``session_id`` since ``since`` (ISO 8601 UTC)
+    that the hook wrote to ``errors_file`` instead of the log, with their evidence (0.0 when
+    the entry has none). Reads the last ``UNLOGGED_TAIL_BYTES`` of the file; never raises."""
+    try:
+        with open(errors_file, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - UNLOGGED_TAIL_BYTES))
+            tail = f.read(UNLOGGED_TAIL_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return {}
+    named: dict[str, float] = {}
+    for line in tail.split("\n"):
+        if session_id not in line:  # most lines: no need to parse them
+            continue
+        try:
+            entry = json.loads(line)
+            if not (
+                isinstance(entry, dict)
+                and entry.get("session_id") == session_id
+                and entry.get("db") == db
+                and str(entry.get("error", "")).startswith(UNLOGGED)
+                and str(entry.get("time", "")) >= since
+            ):
+                continue
+            scores = entry.get("evidence") or {}
+            for path in entry.get("notes") or []:
+                if isinstance(path, str):
+                    evidence = float(scores.get(path, 0.0)) if isinstance(scores, dict) else 0.0
+                    named[path] = max(named.get(path, 0.0), evidence)
+        except (ValueError, TypeError, AttributeError):
+            continue
     return named
 
 

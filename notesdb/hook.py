@@ -378,7 +378,8 @@ def run(
                 if decision.spoken and session_id:
                     from notesdb.conversation import earlier, hold_back
 
-                    hold_back(decision, earlier(conn, session_id), config.gate)
+                    errors_file = db_path.with_name("hook-errors.jsonl")
+                    hold_back(decision, earlier(conn, session_id, errors_file=errors_file, db=_absolute(db_path)), config.gate)
             if deliver is not None and decision.spoken and decision.line:
                 undelivered = deliver(answer(event_name, decision.line))
                 if undelivered:
@@ -404,13 +405,17 @@ def run(
                 log_prompt=bool(log_prompt),
             )
         except Exception as e:  # the answer stands; the decision goes to the fallback file
+            from notesdb.conversation import UNLOGGED
+
             _fallback_log(
                 db_path,
                 {
                     "time": now_iso(),
-                    "error": f"decision not logged: {type(e).__name__}: {e}",
+                    "error": f"{UNLOGGED}{type(e).__name__}: {e}",
                     "route": decision.route,
                     "notes": decision.notes,
+                    # read back by conversation.earlier: the note is in the assistant's context
+                    "evidence": {s["path"]: s["evidence"] for s in decision.top_scores if s["path"] in decision.notes},
                     "session_id": _session_id(event.get("session_id")),
                 },
                 notes,

@@ -147,3 +147,37 @@ def test_a_note_held_back_labelled_right_is_exported_as_the_note_the_message_nam
     assert "held back beehives.md, named earlier in its conversation, labelled right" in exported[1]["why"]
     report = json.loads(cli("eval", str(cases), "--json").stdout)
     assert (report["hits"], report["false_alarms"], report["precision"]) == (2, 0, 1.0)
+
+
+def test_a_note_named_while_the_log_was_locked_is_not_named_again(folder: tuple[Path, Path]) -> None:
+    """Another process holds the database's write lock past the hook's wait: the answer stands
+    and its decision goes to hook-errors.jsonl with the notes it named and their evidence. The
+    next message of that conversation reads it back there and holds the note back; another
+    conversation and another database are not affected by it."""
+    import sqlite3
+
+    vault, db = folder
+    holder = sqlite3.connect(db)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, held through the first message
+    try:
+        first = say(folder, "when did we treat the beehives for varroa", "s-locked")
+    finally:
+        holder.rollback()
+        holder.close()
+    assert first is not None and "/beehives.md)" in first
+    assert [r["session_id"] for r in decision_rows(db)] == []  # it reached no log row
+    entry = json.loads((db.parent / "hook-errors.jsonl").read_text())
+    assert entry["error"].startswith("decision not logged: OperationalError: database is locked")
+    assert (entry["notes"], entry["session_id"], entry["db"]) == (["beehives.md"], "s-locked", str(db.resolve()))
+    assert list(entry["evidence"]) == ["beehives.md"] and entry["evidence"]["beehives.md"] == pytest.approx(6.87, abs=0.005)
+    # the lock is gone: the next message is logged, held back as said before
+    assert say(folder, "how many frames of brood at the last hive inspection", "s-locked") is None
+    rows = decision_rows(db)
+    assert [(r["session_id"], r["route"], r["spoken"]) for r in rows] == [("s-locked", "said-before", 0)]
+    args = [str(NOTESDB_EXE), "check", "how many frames of brood at the last hive inspection", "--notes", str(vault),
+            "--db", str(db), "--session", "s-locked", "--explain"]  # fmt: skip
+    held = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert held.stdout.startswith("(silent: said-before)"), held.stdout
+    assert "held back beehives.md: named earlier in this conversation (evidence 6.87)" in held.stdout
+    # another conversation is named as usual
+    assert say(folder, "how many frames of brood at the last hive inspection", "s-other") is not None
