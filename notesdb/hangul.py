@@ -100,16 +100,23 @@ VERBAL_ENDINGS: Final = tuple(
     아 어 아요 어요 았어 었어 았다 었다 겠습니다 습니다 네요 지요 죠 세요 자 줘 봐 는데 던데 어서 아서 지만 니까
     """.split()
 )
+#: The ending that makes an adverb of an adjective ("어떻게", how, is 어떻 + 게; "그렇게", so, is
+#: 그렇 + 게), read like :data:`VERBAL_ENDINGS` but after a stem of :data:`MIN_STEM` syllables:
+#: a noun of two syllables may end in 게 ("가게", a shop, is not 가 + 게; "무게", weight).
+ADVERB_ENDING: Final = "게"
 
 
 def reading_stems(token: str) -> list[str]:
     """Where to read how common a Korean word is: its :func:`stems`, then its stems without a
-    verb's ending (:data:`VERBAL_ENDINGS`, one syllable at least: "맞아" is 맞). wordfreq's
-    Korean list holds words without their endings ("감사", "맞"), so "감사합니다" and "맞아"
-    are read as those."""
+    verb's ending (:data:`VERBAL_ENDINGS`, one syllable at least: "맞아" is 맞) or an adverb's
+    (:data:`ADVERB_ENDING`, two syllables at least: "어떻게" is 어떻). wordfreq's Korean list
+    holds words without their endings ("감사", "맞", "어떻"), so "감사합니다", "맞아" and
+    "어떻게" are read as those."""
     out = stems(token)
     if token and _syllable(token[-1]):
         out += [token[:-n] for n in range(min(_LONGEST, len(token) - 1), 0, -1) if token[-n:] in VERBAL_ENDINGS]
+        if token.endswith(ADVERB_ENDING) and len(token) - len(ADVERB_ENDING) >= MIN_STEM:
+            out.append(token[: -len(ADVERB_ENDING)])
     return out
 
 

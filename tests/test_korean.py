@@ -125,3 +125,24 @@ def test_a_korean_request_word_does_not_sink_an_english_question(tmp_path: Path)
         plain = decide(conn, "docker compose file after a pull")
         asked = decide(conn, "docker compose file after a pull 해줘")
         assert plain.notes == asked.notes == ["docker.md"]
+
+
+def test_an_adverb_of_an_adjective_is_as_common_as_its_stem(tmp_path: Path) -> None:
+    """"어떻게" (how) and "그렇게" (so) are 어떻 and 그렇 with the adverb's ending 게, which
+    wordfreq's Korean list holds without it: "how do I do this" and "do it that way" name no
+    note, though a title or a body holds the word. A two-syllable noun ending in 게 ("가게", a
+    shop) is not cut."""
+    notes = {
+        **NOTES,
+        "logs.md": "# 도커 로그는 어떻게 보나\n\n`docker logs -f` 로 본다.\n",
+        "shop.md": "# 동네 가게\n\n빵집은 월요일에 쉰다. 그렇게 알고 있다.\n",
+    }
+    with indexed_connection(tmp_path, notes) as conn:
+        for message in ["이거 어떻게 해", "그렇게 해줘", "어떻게 지내?"]:
+            d = decide(conn, message)
+            assert not d.spoken, (message, d.route, d.notes)
+        assert decide(conn, "도커 로그 어떻게 봐?").notes == ["logs.md"]
+        n = searchable_count(conn)
+        zipf = {t.token: round(t.zipf, 2) for t in build_query(conn, "가게 어떻게 그렇게", n, Settings()).terms}
+        assert zipf == {"가게": 4.62, "어떻게": 5.55, "그렇게": 5.75}
+        assert hangul.reading_stems("어떻게") == ["어떻"] and hangul.reading_stems("가게") == []
