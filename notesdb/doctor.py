@@ -657,12 +657,15 @@ def diagnose_hooks(cwd: Path | None = None, repair: bool = False) -> Report:
         except (NotesdbError, OSError, RuntimeError):
             continue
     for folder, db_path, config_option in targets:
+        gate: Settings | None = None
         try:
-            skip, problem = cfg.load_config(config_option).skip, ""
+            loaded = cfg.load_config(config_option)
+            skip, problem, gate = loaded.skip, "", loaded.gate
         except ConfigError as e:
             skip, problem = DEFAULT_SKIP, str(e)
         config_file = cfg.config_path(config_option)
-        sub = diagnose(folder, db_path, skip=skip, repair=repair, config=(config_file, problem), hooks=False)
+        # the hook's settings: a meter stored for other ones is measured again for these
+        sub = diagnose(folder, db_path, skip=skip, repair=repair, config=(config_file, problem), hooks=False, gate=gate)
         for c in sub.checks:
             report.checks.append(Check(c.name if len(targets) == 1 else f"{c.name} ({folder})", c.status, c.detail))
     return report

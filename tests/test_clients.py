@@ -9,6 +9,7 @@ extra properties; Gemini CLI: ``docs/hooks/reference.md``), written out here fie
 from __future__ import annotations
 
 import json
+import sqlite3
 import os
 import re
 import shutil
@@ -267,6 +268,36 @@ def test_doctor_without_a_folder_checks_the_config_and_errors_of_the_installed_h
     errors = next(ln for ln in lines if ln.startswith("problem  hook errors: "))
     assert errors.endswith("(no decision logged since: the hook is failing)")
     assert lines[-1] == "2 problems left"
+
+
+def test_doctor_without_a_folder_measures_the_meter_for_the_hook_s_settings(
+    indexed: tuple[Path, Path], isolated_home: Path, tmp_path: Path
+) -> None:
+    """After the config file changes (``tune --write``, an edit), the bare doctor showed the
+    false-alarm reading stored for the old settings: it now measures it again for the settings
+    the installed hook runs with, as ``doctor --notes`` does."""
+    vault, db = indexed
+    settings_with(isolated_home / ".claude" / "settings.json", "UserPromptSubmit",
+                  f"'{NOTESDB_EXE}' hook --notes '{vault}' --db '{db}'")  # fmt: skip
+
+    def meter_line() -> str:
+        proc = doctor(cwd=tmp_path)
+        return next(ln for ln in proc.stdout.splitlines() if "false alarms:" in ln)
+
+    index = subprocess.run([str(NOTESDB_EXE), "index", "--notes", str(vault), "--db", str(db)], capture_output=True, timeout=120)
+    assert index.returncode == 0, index.stderr
+    stored = json.loads(sqlite3.connect(db).execute("SELECT value FROM meta WHERE key = 'false_alarm_meter'").fetchone()[0])
+    config = isolated_home / ".config" / "notesdb" / "notesdb.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[gate]\nstrong_evidence = 0.5\nstrong_coverage = 0.05\nstrong_words = 1\n", encoding="utf-8")
+    loose = meter_line()
+    assert "(measured now: the settings or the notes changed since the last): above 3%" in loose, loose
+    loose_spoken = int(loose.split("would speak on ")[1].split()[0])
+    assert loose_spoken > stored["spoken"], (loose, stored)
+    config.unlink()  # back to the defaults: measured again for them, then read as stored
+    line = meter_line()
+    assert f"would speak on {stored['spoken']} of 510 generic messages" in line and "measured now" in line, line
+    assert "measured now" not in meter_line()
 
 
 def test_doctor_with_no_hook_installed_says_so(isolated_home: Path, tmp_path: Path) -> None:
