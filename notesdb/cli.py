@@ -974,16 +974,21 @@ def replay_cmd(
 ) -> None:
     """Re-decide the logged messages with the current notes and settings; show what would change."""
     from notesdb.render import said, snippet
-    from notesdb.review import replay, replay_summary
+    from notesdb.review import not_replayed, replay, replay_summary
 
     o = _open(notes, db, config, progress=True)
     rows = replay(o.conn, o.config.gate, limit)
-    summary = replay_summary(rows)
+    summary = {**replay_summary(rows), "not_replayed": not_replayed(o.conn, rows)}
     if json_out:
         typer.echo(json.dumps({**summary, "decisions": [r.to_json() for r in rows]}, indent=2, ensure_ascii=_ascii_json()))
         return
+    unstored = (
+        f"; {summary['not_replayed']} logged without their text ([log] prompts = false) not replayed"
+        if summary["not_replayed"]
+        else ""
+    )
     if not rows:
-        typer.echo("no logged messages to replay (decisions are logged by the hook with their prompt)")
+        typer.echo(f"no logged messages to replay (decisions are logged by the hook with their prompt){unstored}")
         return
     for r in rows:
         if not (r.changed or show_all):
@@ -997,6 +1002,7 @@ def replay_cmd(
         f"replayed {summary['replayed']} logged message{'s' if summary['replayed'] != 1 else ''}: "
         f"{summary['changed']} changed, {summary['unchanged']} unchanged"
         + (f" ({summary['route_only']} of them with another route)" if summary["route_only"] else "")
+        + unstored
     )
 
 

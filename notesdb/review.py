@@ -153,6 +153,14 @@ def replay(conn: sqlite3.Connection, settings: Settings, limit: int | None = Non
     return out[::-1]
 
 
+def not_replayed(conn: sqlite3.Connection, rows: list[Replayed]) -> int:
+    """How many logged decisions :func:`replay` could not judge again because their prompt was
+    not stored (``[log] prompts = false``, ``--no-log``): all of them, or, when ``rows`` is the
+    newest part of the log (``limit``), those as new as its oldest."""
+    oldest = min((r.id for r in rows), default=0)
+    return int(conn.execute("SELECT count(*) FROM decisions WHERE prompt IS NULL AND id >= ?", (oldest,)).fetchone()[0])
+
+
 def replay_summary(rows: list[Replayed]) -> dict[str, int]:
     """Counts for :func:`replay`: ``replayed``, ``changed``, ``unchanged`` and ``route_only``
     (unchanged answers whose route or silence reason differs; part of ``unchanged``)."""

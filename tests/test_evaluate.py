@@ -215,6 +215,23 @@ def test_replay_shows_a_change_after_a_note_is_edited(tiny: dict[str, Path]) -> 
     assert json.loads(r.stdout)["replayed"] == 1
 
 
+def test_replay_says_how_many_decisions_were_logged_without_their_text(tiny: dict[str, Path]) -> None:
+    """A decision logged without its prompt ([log] prompts = false, --no-log) cannot be judged
+    again: replay counts it as such instead of leaving it out unsaid."""
+    from notesdb.hook import run
+
+    log_messages(tiny, "vaillant boiler pressure filling loop")
+    run(json.dumps({"prompt": "bowline halyard knot for sailing", "session_id": "s1"}).encode(), [*opts(tiny), "--no-log"])
+    r = invoke("replay", *opts(tiny), "--json")
+    out = json.loads(r.stdout)
+    assert (out["replayed"], out["not_replayed"]) == (1, 1)
+    r = invoke("replay", *opts(tiny))
+    assert r.stdout.endswith("replayed 1 logged message: 0 changed, 1 unchanged; "
+                             "1 logged without their text ([log] prompts = false) not replayed\n"), r.stdout  # fmt: skip
+    log_messages(tiny, "who won the football tonight")
+    assert json.loads(invoke("replay", *opts(tiny), "--limit", "1", "--json").stdout)["not_replayed"] == 0
+
+
 def test_label_and_export_round_trip(tiny: dict[str, Path], tmp_path: Path) -> None:
     ids = log_messages(
         tiny,
