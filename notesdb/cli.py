@@ -441,7 +441,7 @@ def search(
 ) -> None:
     """Rank the notes for QUERY (BM25 with column weights 3, 2, 2, 1), with typo corrections."""
     from notesdb.query import build_query, match_expression
-    from notesdb.rank import rank, search_sql
+    from notesdb.rank import MAX_CANDIDATES, rank, search_sql
     from notesdb.db import note_count
 
     if not query.strip():
@@ -453,8 +453,9 @@ def search(
         typer.echo(search_sql())
         expr = match_expression(q.words)
         typer.echo(f"-- MATCH: {expr}" if expr else "-- MATCH: (none: no word of QUERY is in the notes, so no note matches)")
+        typer.echo(f"-- LIMIT: {max(limit, MAX_CANDIDATES)}")
         return
-    r = rank(o.conn, q, limit=max(limit, 20), settings=o.config.gate)
+    r = rank(o.conn, q, limit=max(limit, MAX_CANDIDATES), settings=o.config.gate)
     results: list[dict[str, Any]] = [
         {
             "rank": i + 1,

@@ -147,11 +147,14 @@ def test_search_sql_prints_what_it_runs(indexed: tuple[Path, Path]) -> None:
     r = invoke("search", "worcster boiler", "--sql", *where(indexed))
     assert r.exit_code == 0
     assert "WHERE notes_fts MATCH ?" in r.stdout
-    assert r.stdout.splitlines()[-1].startswith('-- MATCH: "worcester"')
+    assert r.stdout.splitlines()[-2].startswith('-- MATCH: "worcester"')
+    # the LIMIT's value too: the candidates read, at least 20 (rank.MAX_CANDIDATES)
+    assert r.stdout.splitlines()[-1] == "-- LIMIT: 20"
+    assert invoke("search", "boiler", "--sql", "--limit", "50", *where(indexed)).stdout.splitlines()[-1] == "-- LIMIT: 50"
     # no word the notes hold: said, not an empty MATCH string
     r = invoke("search", "zzqx", "--sql", *where(indexed))
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[-1] == "-- MATCH: (none: no word of QUERY is in the notes, so no note matches)"
+    assert r.stdout.splitlines()[-2] == "-- MATCH: (none: no word of QUERY is in the notes, so no note matches)"
 
 
 def test_search_reads_the_environment(indexed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
