@@ -117,6 +117,15 @@ _P_BRACKETS = f"more than {MARKDOWN_MAX_BRACKETS:,} '[': indexed as plain text, 
 #: the shared fixtures and tests/data is 1,100 (a page of snake_case SQL function names).
 MARKDOWN_MAX_EMPHASIS: Final = 20_000
 _P_EMPHASIS = f"more than {MARKDOWN_MAX_EMPHASIS:,} '*' and '_': indexed as plain text, not parsed as Markdown"
+#: Text of more lines than this is not parsed as Markdown either (read as for
+#: ``MARKDOWN_MAX_CHARS``: a long journal or log is no problem of the note's). markdown-it-py
+#: spends 10-45 us on each line: measured on 2 shared cores, 65,000 empty ``#`` headings (127
+#: KiB, under ``MARKDOWN_MAX_CHARS``) take 1.7 s, 30,000 setext headings 1.1 s, 10,000 lines of
+#: table rows, nested list items or task items 0.38-0.42 s, 5,000 lines of prose 0.06 s,
+#: against the hook's 0.5 s for changed notes. 5,000 keeps that work near 0.2 s; the longest
+#: of 14,086 notes in the shared fixtures, tests/data and six fetched folders has 3,226 lines
+#: (a page of library links).
+MARKDOWN_MAX_LINES: Final = 5_000
 _MAX_PROBLEM_CHARS = 200
 
 
@@ -254,6 +263,8 @@ def _parse(path: str, data: bytes) -> Note:
         elif text.count("*") + text.count("_") > MARKDOWN_MAX_EMPHASIS:
             headings, body = _plain_text(text, drop_first_h1=not title)
             problems.append(_P_EMPHASIS)
+        elif text.count("\n") > MARKDOWN_MAX_LINES:
+            headings, body = _plain_text(text, drop_first_h1=not title)
         else:
             headings, body = _markdown_text(text, drop_first_h1=not title)
     except Exception:

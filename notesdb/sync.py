@@ -272,8 +272,8 @@ def sync(
     :param deadline: a ``time.monotonic()`` value; parsing stops once it passes, or once the
         write of what is parsed would (``WRITE_S_PER_WORD``; at least one note is parsed while
         time remains, and up to ``MIN_PARSED`` whatever the time while their write stays under
-        ``MIN_PARSED_WRITE_S``), what is done is committed and ``incomplete`` is set, so the next sync
-        continues. Without one, the
+        ``MIN_PARSED_WRITE_S`` and their lines under ``MIN_PARSED_LINES``), what is done is
+        committed and ``incomplete`` is set, so the next sync continues. Without one, the
         sync also fills the ``english_rare`` table once (``notesdb.vocab.fill_english_rare``)
     :param skip: patterns of folders and files that are not notes (:func:`skipped_by`)
     :param progress: a callable ``progress(done, total)`` called while parsing, or None
@@ -350,6 +350,7 @@ def sync(
         total = len(changed)
         done = 0
         least = MIN_PARSED if min_parsed < 0 else min_parsed
+        lines_past = 0  # lines of the notes parsed past the deadline
         while True:
             # Read and parse outside any transaction, so that other processes (a hook logging
             # its decision) can write while a long index runs; the write itself is short.
@@ -357,10 +358,9 @@ def sync(
             size = 0
             words = 0  # distinct words of each prepared note, added up: the write's cost
             while done < total and len(prepared) < COMMIT_EVERY and size < BATCH_BYTES:
-                if (
-                    deadline is not None
-                    and time.monotonic() + words * WRITE_S_PER_WORD > deadline
-                    and (done >= least or words * WRITE_S_PER_WORD > MIN_PARSED_WRITE_S)
+                past = deadline is not None and time.monotonic() + words * WRITE_S_PER_WORD > deadline
+                if past and (
+                    done >= least or words * WRITE_S_PER_WORD > MIN_PARSED_WRITE_S or lines_past > MIN_PARSED_LINES
                 ):
                     stats.incomplete = True
                     break
@@ -370,6 +370,8 @@ def sync(
                 done += 1
                 item = _prepare(run, rel)
                 if item is not None:
+                    if past:
+                        lines_past += item.lines
                     prepared.append(item)
                     size += item.st.st_size
                     words += len(item.words or ())
@@ -401,6 +403,12 @@ WRITE_S_PER_WORD: Final = 10e-6
 #: parsed nothing then would never take in an edited or new note. A note takes 1-5 ms to parse
 #: and write, so the one or two notes just written count at once.
 MIN_PARSED: Final = 4
+#: Lines those notes may hold together, the first one aside: markdown-it-py's time grows with
+#: a note's lines (``parse.MARKDOWN_MAX_LINES``: up to 0.2 s for 5,000), and six notes of
+#: 65,000 empty headings each held one message 6.7 s and the next 3.6 s (now 0.26 s and 0.09
+#: s: past 5,000 lines the parser reads a note as plain text).
+#: Equal to ``parse.MARKDOWN_MAX_LINES``; not imported from it (the hook would load the parser).
+MIN_PARSED_LINES: Final = 5_000
 #: Seconds of writing those notes may cost at most past the deadline (``WRITE_S_PER_WORD``):
 #: 5,000 distinct words, a long note; a larger one waits for a call with time to spare.
 MIN_PARSED_WRITE_S: Final = 0.05
@@ -595,11 +603,12 @@ class _Run:
 class _Prepared:
     """One new or changed file, read (and parsed unless its bytes are already indexed)."""
 
-    __slots__ = ("rel", "st", "digest", "note", "words", "row")
+    __slots__ = ("rel", "st", "digest", "note", "words", "row", "lines")
 
     def __init__(self, rel: str, st: _Stat, digest: str, note: Note | None, words: set[str] | None = None,
-                 row: Row | None = None) -> None:
+                 row: Row | None = None, lines: int = 0) -> None:
         self.rel = rel
+        self.lines = lines  # newlines of the file parsed (0: not parsed, its bytes were indexed)
         self.st = st
         self.digest = digest
         self.note = note
@@ -654,7 +663,7 @@ def _prepare(run: _Run, rel: str) -> _Prepared | None:
         return _Prepared(rel, run.on_disk[rel], digest, None)
     note = _parse(run, rel, data)
     row = note_row(note)
-    return _Prepared(rel, run.on_disk[rel], digest, note, row_words(row), row)
+    return _Prepared(rel, run.on_disk[rel], digest, note, row_words(row), row, data.count(b"\n"))
 
 
 def _write(run: _Run, prepared: list[_Prepared], finished: bool) -> None:

@@ -395,6 +395,24 @@ def test_past_deadline_leaves_changes_for_the_next_sync(synced: tuple[Path, sqli
         ["home/bread-4.md", "home/bread-5.md"], ["home/boiler-worcester.md"], False)
 
 
+def test_past_deadline_notes_of_many_lines_are_taken_in_a_few_at_a_time(synced: tuple[Path, sqlite3.Connection]) -> None:
+    """Past its deadline the sync parses ``MIN_PARSED`` notes only while their lines stay within
+    ``MIN_PARSED_LINES`` (the first note aside): markdown-it-py's time grows with the lines, and
+    four notes slow to parse held one message for seconds."""
+    from notesdb.parse import MARKDOWN_MAX_LINES
+    from notesdb.sync import MIN_PARSED_LINES
+
+    assert MIN_PARSED_LINES == MARKDOWN_MAX_LINES == 5_000
+    vault, conn = synced
+    for i in range(6):
+        write(vault / "ledger" / f"month-{i}.md", f"# Month {i}\n\n" + "- paid\n" * 2_600)
+    stats = sync(conn, vault, deadline=time.monotonic() - 1)
+    # the first note's 2,602 lines are within the bound, the first two's 5,204 are not
+    assert (stats.added, stats.pending, stats.incomplete) == (["ledger/month-0.md", "ledger/month-1.md"], 4, True)
+    stats = sync(conn, vault, deadline=time.monotonic() - 1)
+    assert stats.added == ["ledger/month-2.md", "ledger/month-3.md"]
+
+
 def test_past_deadline_an_edited_note_counts_at_once(synced: tuple[Path, sqlite3.Connection]) -> None:
     """One note written while the hook's walk alone takes its budget (a folder of 50,000
     notes): the sync past its deadline takes it in, with the rest of the folder's changes."""
