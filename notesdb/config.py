@@ -124,12 +124,36 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
 
 def inside_folder(path: str | os.PathLike[str], folder: str | os.PathLike[str]) -> bool:
     """True when ``path``, its links resolved, lies in ``folder`` (resolved too) or is it: the
-    test behind "notesdb never writes in the notes folder". False when either cannot be
-    resolved (a loop of links, an unknown ``~user``)."""
+    test behind "notesdb never writes in the notes folder". Two spellings of one folder count
+    as one (:func:`_place_in`: a bind mount, another case on a case-insensitive disk). False
+    when either cannot be resolved (a loop of links, an unknown ``~user``)."""
     try:
-        return Path(path).expanduser().resolve().is_relative_to(Path(folder).expanduser().resolve())
+        return _place_in(Path(path).expanduser().resolve(), Path(folder).expanduser().resolve()) is not None
     except (OSError, RuntimeError, ValueError):
         return False
+
+
+def _place_in(real: Path, folder: Path) -> "tuple[str, ...] | None":
+    """The parts of the resolved path ``real`` below the resolved folder ``folder`` (``()`` when
+    it is the folder), or None when it lies outside. Compared by text first, then by the
+    identity (device and inode) of ``real``'s existing ancestors against the folder's: a bind
+    mount or a case-insensitive disk gives one folder two texts (``~/Notes`` and ``~/notes``
+    on macOS), and a database written through the other one lands in the notes all the same.
+    A file hard-linked into the folder is not seen."""
+    if real.is_relative_to(folder):
+        return real.relative_to(folder).parts
+    try:
+        target = folder.stat()
+    except OSError:
+        return None
+    for place in [real, *real.parents]:
+        try:
+            st = place.stat()
+        except OSError:
+            continue  # not made yet (the database of a first index) or not reachable
+        if (st.st_dev, st.st_ino) == (target.st_dev, target.st_ino):
+            return real.relative_to(place).parts
+    return None
 
 
 def refuse_inside_notes(path: str | os.PathLike[str], notes: str | os.PathLike[str], what: str) -> None:
@@ -143,12 +167,12 @@ def refuse_inside_notes(path: str | os.PathLike[str], notes: str | os.PathLike[s
     """
     try:
         real = Path(path).expanduser().resolve()
-        folder = Path(notes).expanduser().resolve()
+        parts = _place_in(real, Path(notes).expanduser().resolve())
     except (OSError, RuntimeError, ValueError):
         return
-    if not real.is_relative_to(folder):
+    if parts is None:
         return
-    if any(part.startswith(".") for part in real.relative_to(folder).parts[:-1]):
+    if any(part.startswith(".") for part in parts[:-1]):
         return
     shown = f"{path} (a link to {real})" if Path(os.path.abspath(Path(path).expanduser())) != real else str(path)
     raise NotesdbError(f"{what} {shown} is inside the notes folder {notes}: notesdb never writes there")

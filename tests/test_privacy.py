@@ -473,3 +473,37 @@ def test_purge_and_doctor_read_a_line_nested_too_deeply(indexed: tuple[Path, Pat
     cases.write_text(deep + "\n")
     proc = cli("eval", str(cases), "--notes", vault, "--db", db)
     assert (proc.returncode, proc.stderr) == (1, f"Error: {cases}:1: not valid JSON (nested too deeply)\n")
+
+
+@pytest.fixture
+def bound_twice(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A notes folder and a second path to the same folder (a bind mount: as ``~/Notes`` and
+    ``~/notes`` on a case-insensitive disk); skipped where mounting is not allowed."""
+    notes, other = tmp_path / "notes", tmp_path / "other"
+    notes.mkdir()
+    other.mkdir()
+    (notes / "boiler.md").write_text("# Boiler\n\nWorcester Bosch, pressure 1.2 bar.\n")
+    if subprocess.run(["mount", "--bind", str(notes), str(other)], capture_output=True).returncode != 0:
+        pytest.skip("bind mounts are not allowed here")
+    try:
+        yield notes, other
+    finally:
+        subprocess.run(["umount", str(other)], check=True)
+
+
+def test_a_database_through_another_path_to_the_notes_folder_is_refused(bound_twice: tuple[Path, Path],
+                                                                        isolated_home: Path) -> None:
+    """The notes folder was compared by its text: a --db under a second path to the same
+    folder wrote the database, its lock and its WAL into the notes."""
+    notes, other = bound_twice
+    before = sorted(p.name for p in notes.iterdir())
+    proc = subprocess.run([str(NOTESDB_EXE), "index", "--notes", str(notes), "--db", str(other / "n.db")],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr == (f"Error: the database {other / 'n.db'} would be inside the notes folder {notes}: "
+                           "notesdb never writes there; choose another --db\n")  # fmt: skip
+    _, line = hook(other, notes / "sub" / "n.db", event(COVERED_MESSAGE))  # the hook too: silent
+    assert line is None
+    assert sorted(p.name for p in notes.iterdir()) == before
+    [logged] = [json.loads(x) for x in (isolated_home / ".local/share/notesdb/hook-errors.jsonl").read_text().splitlines()]
+    assert "would be inside the notes folder" in logged["error"]
