@@ -190,8 +190,10 @@ def _fallback_folders(db_path: Path | None) -> Iterator[Path]:
     """Where ``hook-errors.jsonl`` is written, first that can be: beside the database, then the
     user data folder (``platformdirs.user_data_dir("notesdb")``, where the default databases
     live), so that a database whose folder cannot be written still has its problem recorded.
+    A ``--db`` naming a device (``/dev/null``) has no folder of databases beside it: its
+    problem goes to the user data folder, not into ``/dev``.
     platformdirs is imported only when the first place would not do."""
-    if db_path is not None:
+    if db_path is not None and not _device(db_path):
         yield db_path.parent
     try:
         import platformdirs
@@ -201,6 +203,16 @@ def _fallback_folders(db_path: Path | None) -> Iterator[Path]:
         return
     if db_path is None or data != db_path.parent:
         yield data
+
+
+def _device(path: Path) -> bool:
+    """True when ``path`` is a character or block device (its links followed); False for
+    anything else, or a path that does not exist."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
 
 
 def _unreadable(e: BaseException) -> bool:

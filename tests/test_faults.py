@@ -1242,6 +1242,20 @@ def test_a_fifo_named_as_the_database_is_refused_without_blocking(vault: Path, t
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("pipe")) == ["pipe"]  # no -journal, -wal
 
 
+def test_a_device_named_as_the_database_has_its_problem_recorded_in_the_user_data_folder(
+    vault: Path, isolated_home: Path
+) -> None:
+    """``--db /dev/null``: refused as not a regular file, and its line went to
+    ``/dev/hook-errors.jsonl`` (the folder beside the database), a file made in /dev by a
+    root hook. A device has no folder of databases beside it: the user data folder takes it."""
+    before = set(os.listdir("/dev"))
+    _, line = hook(vault, Path("/dev/null"), event(COVERED_MESSAGE))
+    assert line is None
+    assert set(os.listdir("/dev")) - before == set()
+    [logged] = [json.loads(x) for x in (isolated_home / ".local/share/notesdb/hook-errors.jsonl").read_text().splitlines()]
+    assert "is not a regular file (a FIFO, device or socket)" in logged["error"] and logged["db"] == "/dev/null"
+
+
 def test_a_note_made_unreadable_after_indexing_is_not_named(nobodys_files: Any) -> None:
     """``chmod 000`` on an indexed note: its row still matches, but the assistant could not open
     the path the line gives, so the hook stays silent (``note-missing``) and logs why."""
