@@ -91,6 +91,15 @@ def answer(event_name: str, line: str) -> str:
     return json.dumps(out, ensure_ascii=False)
 
 
+def _int(digits: str) -> int | float:
+    """A JSON integer: as Python reads it, or a float (``inf`` past its range) when it has more
+    digits than Python converts (``sys.get_int_max_str_digits``, 4,300)."""
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
+
+
 def _text(value: object, limit: int) -> str:
     """At most ``limit`` characters SQLite and UTF-8 accept: a lone surrogate (``"\\ud800"`` in
     the event JSON) becomes U+FFFD."""
@@ -302,7 +311,8 @@ def run(
     prompt: str | None = None
     problem = ""
     try:
-        loaded = json.loads(raw.decode("utf-8-sig", "replace")) if raw.strip() else None
+        # a number of more than 4,300 digits in a field notesdb does not read is not bad input
+        loaded = json.loads(raw.decode("utf-8-sig", "replace"), parse_int=_int) if raw.strip() else None
         if loaded is None:
             problem = "empty stdin" if not raw.strip() else "stdin JSON is null"
         elif not isinstance(loaded, dict):
@@ -310,7 +320,9 @@ def run(
         else:
             event = loaded
             p = event.get("prompt")
-            name = event.get("hook_event_name", "UserPromptSubmit")
+            name = event.get("hook_event_name")
+            if name is None:  # missing or null: Claude Code's event
+                name = "UserPromptSubmit"
             if not isinstance(name, str) or name not in EVENTS:
                 problem = f"unsupported hook event {_text(name, 100)!r}: notesdb answers {' and '.join(sorted(EVENTS))}"
             elif isinstance(p, str):

@@ -1294,6 +1294,16 @@ def test_an_event_name_that_is_not_a_string_is_logged_as_bad_input(indexed: tupl
     assert row["route"] == "bad-input" and row["error"].startswith("unsupported hook event "), row
 
 
+@pytest.mark.parametrize("extra", ['"hook_event_name": null', '"transcript_path": null, "seq": ' + "9" * 5000])
+def test_a_null_event_name_and_a_huge_number_elsewhere_are_answered(indexed: tuple[Path, Path], extra: str) -> None:
+    """A null event name is a missing one (Claude Code's event), and a number of 5,000 digits
+    in a field notesdb does not read is ignored like the field: both were bad input, silent."""
+    vault, db = indexed
+    proc, line = hook(vault, db, ("{" + extra + ", " + json.dumps({"prompt": COVERED_MESSAGE})[1:]).encode())
+    assert line is not None and COVERED_NOTE in line
+    assert rows(db)[-1]["route"] != "bad-input"
+
+
 def _damage_table(db: Path, table: str) -> None:
     """Overwrite the root page of ``table`` with junk: the file opens, reading that table fails
     as "malformed", and the other tables (the decisions log) stay readable."""
