@@ -9,7 +9,7 @@ from dataclasses import asdict
 import sqlite3
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Final, Optional
 
 import typer
 
@@ -66,7 +66,7 @@ def _version(value: bool) -> None:
     if value:
         from notesdb import __version__
 
-        typer.echo(f"notesdb {__version__}")
+        echo(f"notesdb {__version__}")
         raise typer.Exit()
 
 
@@ -94,9 +94,22 @@ def _unwritable(e: BaseException) -> bool:
     return any(w in text for w in ("readonly", "read-only", "unable to open database file"))
 
 
+#: What a terminal reads as commands, not text: the C0 controls but tab and newline, DEL and
+#: the C1 controls (ESC opens a sequence that sets the window title or clears the screen; 0x9B
+#: is CSI). A note's file name, title or words may hold them (a cloned folder).
+_TERMINAL_CONTROLS: Final = dict.fromkeys((*(c for c in range(0x20) if c not in (0x09, 0x0A)), *range(0x7F, 0xA0)), "?")
+
+
+def echo(message: str = "", err: bool = False, nl: bool = True) -> None:
+    """``typer.echo`` for text a person reads, each terminal control (:data:`_TERMINAL_CONTROLS`)
+    shown as ``?``. JSON and exported cases are written with ``typer.echo`` as they are (JSON
+    escapes the C0 controls)."""
+    typer.echo(message.translate(_TERMINAL_CONTROLS), err=err, nl=nl)
+
+
 def fail(message: str, code: int = 1) -> None:
     """Print ``Error: message`` on stderr and exit with ``code``."""
-    typer.echo(f"Error: {message}", err=True)
+    echo(f"Error: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -213,7 +226,7 @@ def _indexed_root(conn: sqlite3.Connection) -> Path | None:
 
 def _echo(lines: list[str]) -> None:
     for line in lines:
-        typer.echo(line)
+        echo(line)
 
 
 #: Said after "no database" or "no notes folder" when the installed hook entries disagree.
@@ -371,11 +384,11 @@ def index(
         typer.echo(json.dumps(out, indent=2, ensure_ascii=_ascii_json()))
         return
     if moved:
-        typer.echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes"
+        echo(f"The database could not be read; moved it aside to {moved} and rebuilt it from the notes"
                    + (f", and {back}." if back else "."))
     elif rebuild:
-        typer.echo("Rebuilt the index from the notes in the same file (the decisions log is kept).")
-    typer.echo(
+        echo("Rebuilt the index from the notes in the same file (the decisions log is kept).")
+    echo(
         f"{total} notes in {db_path}: {len(stats.added)} added, {len(stats.modified)} changed, "
         f"{len(stats.renamed)} renamed, {len(stats.removed)} removed ({stats.elapsed_ms:.0f} ms)"
     )
@@ -385,10 +398,10 @@ def index(
     _echo(problem_lines({**stored_problems(conn), **stats.problems} if verbose else stats.problems, verbose))
     if stats.changed:  # what [index] skip and template detection left out, once per change
         for path in sorted(stats.skipped):
-            typer.echo(f"skipped: {path}")
-    typer.echo(_meter_line(reading))
+            echo(f"skipped: {path}")
+    echo(_meter_line(reading))
     if embedded is not None:
-        typer.echo(
+        echo(
             f"meaning: embedded {embedded['embedded']} notes ({embedded['ms_per_note']} ms a note), "
             f"{embedded['vectors_total']} vectors in the database"
         )
@@ -450,10 +463,10 @@ def search(
     n = note_count(o.conn)
     q = build_query(o.conn, query, n, o.config.gate)
     if sql:
-        typer.echo(search_sql())
+        echo(search_sql())
         expr = match_expression(q.words)
-        typer.echo(f"-- MATCH: {expr}" if expr else "-- MATCH: (none: no word of QUERY is in the notes, so no note matches)")
-        typer.echo(f"-- LIMIT: {max(limit, MAX_CANDIDATES)}")
+        echo(f"-- MATCH: {expr}" if expr else "-- MATCH: (none: no word of QUERY is in the notes, so no note matches)")
+        echo(f"-- LIMIT: {max(limit, MAX_CANDIDATES)}")
         return
     r = rank(o.conn, q, limit=max(limit, MAX_CANDIDATES), settings=o.config.gate)
     results: list[dict[str, Any]] = [
@@ -476,19 +489,19 @@ def search(
         }, indent=2, ensure_ascii=_ascii_json()))
         return
     for a, b in q.corrections:
-        typer.echo(f"corrected: {a} → {b}")
+        echo(f"corrected: {a} → {b}")
     for a, b in q.expansions:
-        typer.echo(f"expanded: {a} → {b}")
+        echo(f"expanded: {a} → {b}")
     if not results:
-        typer.echo("no notes match")
+        echo("no notes match")
     else:  # score: the evidence the gate weighs (check --explain); bm25 is in --json
-        typer.echo(f"{'rank':>4}  {'score':>6}  title  (path)")
+        echo(f"{'rank':>4}  {'score':>6}  title  (path)")
     from notesdb.gate import one_line, shown_path
 
     for r_ in results:  # no control character of a note reaches the terminal
-        typer.echo(f"{r_['rank']:>3}. {r_['score']:6.2f}  {one_line(r_['title'])}  ({shown_path(r_['path'], 400)})")
+        echo(f"{r_['rank']:>3}. {r_['score']:6.2f}  {one_line(r_['title'])}  ({shown_path(r_['path'], 400)})")
         if r_["desc"]:
-            typer.echo(f"              {one_line(r_['desc'])[:160]}")
+            echo(f"              {one_line(r_['desc'])[:160]}")
 
 
 def _embed_notes(conn: sqlite3.Connection, model_folder: str | None, progress: bool) -> dict[str, Any]:
@@ -503,7 +516,7 @@ def _embed_notes(conn: sqlite3.Connection, model_folder: str | None, progress: b
         raise NotesdbError(m.error)
 
     def show(done: int, todo: int) -> None:
-        typer.echo(f"\rembedding notes for meaning: {done}/{todo}", nl=done >= todo, err=True)
+        echo(f"\rembedding notes for meaning: {done}/{todo}", nl=done >= todo, err=True)
 
     try:
         from notesdb.embed import COMMAND_BATCH
@@ -525,7 +538,7 @@ def _meaning(o: Opened) -> None:
     from notesdb.meaning import available, for_command
 
     if not available():
-        typer.echo("warning: [meaning] is enabled but the meaning extra is not installed: judging by words alone", err=True)
+        echo("warning: [meaning] is enabled but the meaning extra is not installed: judging by words alone", err=True)
         return
     try:
         for_command(o.conn, o.config.meaning_model, progress=sys.stderr.isatty())
@@ -563,31 +576,31 @@ def check(
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=_ascii_json()))
         return
-    typer.echo(d.line if d.spoken else f"(silent: {d.route})")
+    echo(d.line if d.spoken else f"(silent: {d.route})")
     if explain:
-        typer.echo("")
+        echo("")
         for a, b in d.corrections:
-            typer.echo(f"corrected: {a} → {b}")
+            echo(f"corrected: {a} → {b}")
         for a, b in d.expansions:
-            typer.echo(f"expanded:  {a} → {b}")
+            echo(f"expanded:  {a} → {b}")
         if d.whole_names:
             shown = ", ".join(d.whole_names[:EXPLAIN_NAMES])
             more = len(d.whole_names) - EXPLAIN_NAMES
-            typer.echo(
+            echo(
                 f"code names: {shown}{f' and {more} more' if more > 0 else ''} "
                 "(their words count only in a note holding all of a name's words, together)"
             )
-        typer.echo("candidates (evidence = sum of weight x IDF x place; coverage = share of the message):")
+        echo("candidates (evidence = sum of weight x IDF x place; coverage = share of the message):")
         for i, c in enumerate(d.top_scores):
-            typer.echo(
+            echo(
                 f"  {i + 1}. {c['path']}  evidence {c['evidence']:.2f}  coverage {c['coverage']:.2f}  bm25 {c['bm25']:.2f}"
             )
-            typer.echo(f"     words: {', '.join(c['hits'])}; about: {', '.join(c['about']) or '-'}")
+            echo(f"     words: {', '.join(c['hits'])}; about: {', '.join(c['about']) or '-'}")
             if c.get("phrases"):
-                typer.echo(f"     phrases: {', '.join(c['phrases'])} (evidence {c['phrase']:.2f} of it)")
-        typer.echo(f"route: {d.route}")
+                echo(f"     phrases: {', '.join(c['phrases'])} (evidence {c['phrase']:.2f} of it)")
+        echo(f"route: {d.route}")
         for reason in d.reasons:
-            typer.echo(f"  {reason}")
+            echo(f"  {reason}")
 
 
 @hook_app.callback()
@@ -665,24 +678,24 @@ def hook_install(
             f"{len(s.removed)} removed; {notes_word} in {db_path})"
         )
     if done.changed:
-        typer.echo(f"wrote to {done.path}:")
+        echo(f"wrote to {done.path}:")
         typer.echo(json.dumps(done.entry, indent=2, ensure_ascii=_ascii_json()))
         for old, old_db in zip(done.replaced, done.replaced_dbs):
-            typer.echo(f"replaced the entry for {old}")
+            echo(f"replaced the entry for {old}")
             kept = _kept_database(old_db, db_path)
             if kept:
-                typer.echo(kept)
+                echo(kept)
     else:
-        typer.echo(f"already installed in {done.path}, unchanged")
-    typer.echo(index_line)
+        echo(f"already installed in {done.path}, unchanged")
+    echo(index_line)
     for line in done.advice:
-        typer.echo(line)
+        echo(line)
     from notesdb.clients import handler_argv
     from notesdb.install import venv_warning
 
     warning = venv_warning((handler_argv(done.entry) or [""])[0])
     if warning:
-        typer.echo(warning, err=True)
+        echo(warning, err=True)
 
 
 @hook_app.command("uninstall")
@@ -705,9 +718,9 @@ def hook_uninstall(
         fail(str(e))
         return
     if removed == 0 and not path.exists():
-        typer.echo(f"no settings file at {path}: no notesdb hook to remove")
+        echo(f"no settings file at {path}: no notesdb hook to remove")
         return
-    typer.echo(f"removed {removed} notesdb hook entr{'y' if removed == 1 else 'ies'} from {path}")
+    echo(f"removed {removed} notesdb hook entr{'y' if removed == 1 else 'ies'} from {path}")
 
 
 @app.command("log")
@@ -741,16 +754,16 @@ def log_cmd(
         except NotesdbError as e:
             fail(str(e))
             return
-        typer.echo(f"deleted {n} logged decision{'s' if n != 1 else ''}")
+        echo(f"deleted {n} logged decision{'s' if n != 1 else ''}")
         for name, count in files.copies.items():
-            typer.echo(f"deleted {count} from {name}, a copy moved aside earlier")
+            echo(f"deleted {count} from {name}, a copy moved aside earlier")
         if files.hook_errors:
-            typer.echo(f"deleted {files.hook_errors} entr{'y' if files.hook_errors == 1 else 'ies'} from {o.db_path.with_name('hook-errors.jsonl')}")
+            echo(f"deleted {files.hook_errors} entr{'y' if files.hook_errors == 1 else 'ies'} from {o.db_path.with_name('hook-errors.jsonl')}")
         for path in files.unreadable:
-            typer.echo(f"warning: {path} (a damaged copy moved aside) may still hold logged messages and cannot be "
+            echo(f"warning: {path} (a damaged copy moved aside) may still hold logged messages and cannot be "
                        "purged: delete it if they must go", err=True)
         for path in files.exports:
-            typer.echo(f"warning: {path} (written by 'notesdb label export') still holds logged messages: "
+            echo(f"warning: {path} (written by 'notesdb label export') still holds logged messages: "
                        "delete it if they must go", err=True)
         return
     rows = log.latest(o.conn, limit, before)
@@ -758,7 +771,7 @@ def log_cmd(
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=_ascii_json()))
         return
     if not rows:
-        typer.echo("no decisions logged yet" if before is None else f"no decisions logged before {before}")
+        echo("no decisions logged yet" if before is None else f"no decisions logged before {before}")
     from notesdb.render import shown_prompt
 
     for r in rows:
@@ -766,9 +779,9 @@ def log_cmd(
         if len(prompt) > 70:
             prompt = prompt[:67] + "..."
         said = ", ".join(r["notes"]) if r["spoken"] else "silent"
-        typer.echo(f"#{r['id']} {r['time'][:19]} {r['elapsed_ms']:.0f} ms [{r['route']}] {prompt!r} -> {said}")
+        echo(f"#{r['id']} {r['time'][:19]} {r['elapsed_ms']:.0f} ms [{r['route']}] {prompt!r} -> {said}")
         if r["error"]:  # what went wrong or out of the ordinary (a database created, an index incomplete)
-            typer.echo(f"    notice: {r['error']}")
+            echo(f"    notice: {r['error']}")
 
 
 def _kept_database(old_db: str, new_db: Path) -> str:
@@ -843,30 +856,30 @@ def run() -> None:
     try:
         code = app(standalone_mode=False)
     except NotesdbError as e:
-        typer.echo(f"Error: {e}", err=True)
+        echo(f"Error: {e}", err=True)
         sys.exit(1)
     except NoArgsIsHelpError as e:
-        typer.echo(e.format_message())
+        echo(e.format_message())
         sys.exit(2)
     except ClickException as e:  # usage errors: one line instead of typer's box
-        typer.echo(f"Error: {' '.join(e.format_message().split())}", err=True)
+        echo(f"Error: {' '.join(e.format_message().split())}", err=True)
         sys.exit(e.exit_code)
     except typer.Abort:
-        typer.echo("Error: aborted", err=True)
+        echo("Error: aborted", err=True)
         sys.exit(1)
     except sqlite3.DatabaseError as e:
         from notesdb.db import disk_refused
 
         name = f"database {_DATABASE_IN_USE[0]}" if _DATABASE_IN_USE else "the database"
         if _unwritable(e):
-            typer.echo(f"Error: {name} cannot be written: {e} (check its permissions and those of its folder)", err=True)
+            echo(f"Error: {name} cannot be written: {e} (check its permissions and those of its folder)", err=True)
             sys.exit(1)
         if disk_refused(e):
-            typer.echo(f"Error: {name} cannot be written: {e} (free some space on its disk; nothing was moved or lost)", err=True)
+            echo(f"Error: {name} cannot be written: {e} (free some space on its disk; nothing was moved or lost)", err=True)
             sys.exit(1)
         if not _damaged(e) and "locked" not in str(e) and "busy" not in str(e):
             raise
-        typer.echo(
+        echo(
             f"Error: the database cannot be used ({_sqlite_reason(e)}): "
             "run 'notesdb doctor --repair' or 'notesdb index'",
             err=True,
@@ -874,10 +887,10 @@ def run() -> None:
         sys.exit(1)
     except OSError as e:  # the machine's, not notesdb's: a path it may not look up, a full disk
         _stdout_gone(e)
-        typer.echo(f"Error: {_os_reason(e)}", err=True)
+        echo(f"Error: {_os_reason(e)}", err=True)
         sys.exit(1)
     except UnicodeError as e:  # a path of bytes that are not UTF-8 (os.fsdecode's surrogates)
-        typer.echo(f"Error: a path that is not valid UTF-8 cannot be used ({getattr(e, 'reason', e)}): rename it or choose another", err=True)
+        echo(f"Error: a path that is not valid UTF-8 cannot be used ({getattr(e, 'reason', e)}): rename it or choose another", err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -958,7 +971,7 @@ def eval_cmd(
         typer.echo(json.dumps(ordered, indent=2, ensure_ascii=_ascii_json()))
         return
     _echo(summary_lines(summary))
-    typer.echo(_meter_line(reading))
+    echo(_meter_line(reading))
 
 
 # --- review and tuning on the user's own messages: replay, label, tune ---------------------
@@ -989,17 +1002,17 @@ def replay_cmd(
         else ""
     )
     if not rows:
-        typer.echo(f"no logged messages to replay (decisions are logged by the hook with their prompt){unstored}")
+        echo(f"no logged messages to replay (decisions are logged by the hook with their prompt){unstored}")
         return
     for r in rows:
         if not (r.changed or show_all):
             continue
         b, a = r.before, r.after
         mark = "changed" if r.changed else "same"
-        typer.echo(f"#{r.id} {r.time[:19]} {mark}: {snippet(r.prompt)}")
-        typer.echo(f"    before: {said(b['spoken'], b['notes'], b['route'])}")
-        typer.echo(f"    after:  {said(a['spoken'], a['notes'], a['route'])}")
-    typer.echo(
+        echo(f"#{r.id} {r.time[:19]} {mark}: {snippet(r.prompt)}")
+        echo(f"    before: {said(b['spoken'], b['notes'], b['route'])}")
+        echo(f"    after:  {said(a['spoken'], a['notes'], a['route'])}")
+    echo(
         f"replayed {summary['replayed']} logged message{'s' if summary['replayed'] != 1 else ''}: "
         f"{summary['changed']} changed, {summary['unchanged']} unchanged"
         + (f" ({summary['route_only']} of them with another route)" if summary["route_only"] else "")
@@ -1050,11 +1063,11 @@ def label_set(
         if row["held_back"]:
             what = (f"held back {row['held_back'][0]}, named earlier in its conversation (as a case on "
                     "its own, the message names that note)")  # fmt: skip
-        typer.echo(f"#{row['id']} labelled right: it {what}")
+        echo(f"#{row['id']} labelled right: it {what}")
     elif row["label_note"]:
-        typer.echo(f"#{row['id']} labelled {row['label']}: should have named {row['label_note']}")
+        echo(f"#{row['id']} labelled {row['label']}: should have named {row['label_note']}")
     else:
-        typer.echo(f"#{row['id']} labelled wrong: should have stayed silent")
+        echo(f"#{row['id']} labelled wrong: should have stayed silent")
 
 
 @label_app.command("list")
@@ -1075,11 +1088,11 @@ def label_list(
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=_ascii_json()))
         return
     if not rows:
-        typer.echo("no unlabelled decisions with a logged message")
+        echo("no unlabelled decisions with a logged message")
         return
     for r in rows:
-        typer.echo(f"#{r['id']} {r['time'][:19]} {snippet(r['prompt'])} -> {said(r['spoken'], r['notes'], r['route'])}")
-    typer.echo("label one with: notesdb label set ID right|wrong|missed [--note PATH]")
+        echo(f"#{r['id']} {r['time'][:19]} {snippet(r['prompt'])} -> {said(r['spoken'], r['notes'], r['route'])}")
+    echo("label one with: notesdb label set ID right|wrong|missed [--note PATH]")
 
 
 @label_app.command("export")
@@ -1121,7 +1134,7 @@ def label_export(
         fail(str(e))
         return
     covered = sum(1 for c in cases if c.covered)
-    typer.echo(
+    echo(
         f"wrote {len(cases)} case{'s' if len(cases) != 1 else ''} to {file} "
         f"({covered} expect a note, {len(cases) - covered} expect silence)"
     )
@@ -1186,11 +1199,11 @@ def tune_cmd(
         return
     _echo(tune_lines(rep))
     if plotted:
-        typer.echo(f"drew {plotted}")
+        echo(f"drew {plotted}")
     if written:
-        typer.echo(f"wrote the chosen thresholds to the [gate] table of {written}")
+        echo(f"wrote the chosen thresholds to the [gate] table of {written}")
     else:
-        typer.echo(f"(--write saves them to {cfg.config_path(config)})")
+        echo(f"(--write saves them to {cfg.config_path(config)})")
 
 
 @app.command("datasette", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -1248,12 +1261,12 @@ def doctor_cmd(
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=_ascii_json()))
     else:
         for c in report.checks:
-            typer.echo(f"{c.status:<8} {c.name}: {c.detail}")
+            echo(f"{c.status:<8} {c.name}: {c.detail}")
         left = sum(c.status == "problem" for c in report.checks)
         if report.healthy and not checked:
-            typer.echo(NOTHING_CHECKED)
+            echo(NOTHING_CHECKED)
         else:
-            typer.echo("healthy" if report.healthy else f"{left} problem{'s' if left != 1 else ''} left")
+            echo("healthy" if report.healthy else f"{left} problem{'s' if left != 1 else ''} left")
     if not report.healthy or not checked:
         raise typer.Exit(1)
 

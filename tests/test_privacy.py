@@ -507,3 +507,25 @@ def test_a_database_through_another_path_to_the_notes_folder_is_refused(bound_tw
     assert sorted(p.name for p in notes.iterdir()) == before
     [logged] = [json.loads(x) for x in (isolated_home / ".local/share/notesdb/hook-errors.jsonl").read_text().splitlines()]
     assert "would be inside the notes folder" in logged["error"]
+
+
+def test_terminal_controls_in_a_note_name_do_not_reach_the_terminal(tmp_path: Path) -> None:
+    """A file name holding ESC sequences (a cloned folder: set the window title, clear the
+    screen) reached the terminal as they were through index, doctor and check --explain; each
+    control is shown as ? there, as search and log already showed it."""
+    notes, db = tmp_path / "notes", tmp_path / "n.db"
+    notes.mkdir()
+    name = "esc\x1b]0;TITLE\x07 \x1b[2J q2esc.md"
+    (notes / name).write_bytes(b"# q2esc\n\nbody \xff\n")  # a byte that is not UTF-8: a problem line
+    shown = "esc?]0;TITLE? ?[2J q2esc.md"
+    outputs = {}
+    for args in (["index", "-v"], ["doctor"], ["check", "q2esc", "--explain"], ["search", "q2esc"]):
+        proc = subprocess.run([str(NOTESDB_EXE), *args, "--notes", str(notes), "--db", str(db)],
+                              capture_output=True, timeout=120)  # fmt: skip
+        outputs[args[0]] = proc.stdout.decode()
+        assert b"\x1b" not in proc.stdout + proc.stderr and b"\x07" not in proc.stdout + proc.stderr, args
+    assert shown in outputs["index"] and shown in outputs["doctor"] and shown in outputs["check"], outputs
+    # JSON keeps the name exactly, escaped as JSON escapes it
+    proc = subprocess.run([str(NOTESDB_EXE), "search", "q2esc", "--json", "--notes", str(notes), "--db", str(db)],
+                          capture_output=True, timeout=120)  # fmt: skip
+    assert json.loads(proc.stdout)["results"][0]["path"] == name
