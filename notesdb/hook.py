@@ -234,7 +234,10 @@ def _unreadable(e: BaseException) -> bool:
 
 
 def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connection, bool]":
-    """Open the database; move aside and recreate one SQLite cannot read.
+    """Open the database; move aside and recreate one SQLite cannot read, when notesdb has
+    used it (its ``<name>.lock`` is beside it).
+
+    :raises NotesdbError: SQLite cannot read it and notesdb never used it
 
     :returns: (connection, True when the database is new or empty)
     """
@@ -250,6 +253,15 @@ def _open_or_replace(db_path: Path, errors: list[str]) -> "tuple[sqlite3.Connect
     except DatabaseDamaged as e:
         if not _unreadable(e):
             raise
+        if not db_path.with_name(db_path.name + ".lock").exists():
+            # every database notesdb has synced has its lock file beside it: this one is another
+            # program's file (a Thumbs.db, a Berkeley DB) that a --db names by mistake
+            from notesdb.errors import NotesdbError
+
+            raise NotesdbError(
+                f"SQLite cannot read {db_path} and notesdb never used it (no {db_path.name}.lock beside "
+                "it): left as it is; name another --db, or 'notesdb doctor --repair' rebuilds it there"
+            ) from None
         moved = move_aside(db_path)
         errors.append(f"{e}: moved it aside to {moved.name} and rebuilt it from the notes; {LOG_BACK}")
         return open_db(db_path), True

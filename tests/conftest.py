@@ -179,4 +179,8 @@ def indexed(vault: Path, db_path: Path, indexed_template: Path) -> tuple[Path, P
     db_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     shutil.copyfile(indexed_template, db_path)
     db_path.chmod(0o600)
+    # the sync lock file every database notesdb has synced has beside it
+    lock = db_path.with_name(db_path.name + ".lock")
+    shutil.copyfile(indexed_template.with_name(indexed_template.name + ".lock"), lock)
+    lock.chmod(0o600)
     return vault, db_path

@@ -428,6 +428,28 @@ def damage(db: Path, kind: str) -> bytes:
     return db.read_bytes()
 
 
+def test_a_file_sqlite_cannot_read_that_notesdb_never_used_is_left_alone(vault: Path, tmp_path: Path) -> None:
+    """A --db naming another program's file by mistake (a Thumbs.db, a Berkeley DB): the hook
+    moved it aside as a damaged database and made its own in its place. Every database notesdb
+    has synced has its ``.lock`` beside it; without one the file is left as it is, the hook is
+    silent and says why in hook-errors.jsonl. ``index``, run by hand, still rebuilds it and says so."""
+    other = tmp_path / "data" / "Thumbs.db"
+    other.parent.mkdir()
+    other.write_bytes(b"\x00\x01 not sqlite " * 100)
+    content = other.read_bytes()
+    _, line = hook(vault, other, event(COVERED_MESSAGE))
+    assert line is None
+    assert sorted(p.name for p in other.parent.iterdir()) == ["Thumbs.db", "hook-errors.jsonl"]
+    assert other.read_bytes() == content
+    [entry] = [json.loads(x) for x in (other.parent / "hook-errors.jsonl").read_text().splitlines()]
+    assert entry["error"] == (f"NotesdbError: SQLite cannot read {other} and notesdb never used it (no Thumbs.db.lock "
+                              "beside it): left as it is; name another --db, or 'notesdb doctor --repair' rebuilds it there")  # fmt: skip
+    proc = run("index", "--notes", vault, "--db", other)
+    assert proc.returncode == 0 and b"The database could not be read; moved it aside to " in proc.stdout + proc.stderr
+    [kept] = [p for p in other.parent.iterdir() if p.name.startswith("Thumbs.db.damaged-")]
+    assert kept.read_bytes() == content
+
+
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_damaged_database_hook_rebuilds_it_or_stays_silent(indexed: tuple[Path, Path], kind: str) -> None:
     """The notes are the source of truth: a database that is gone, empty or unreadable is
