@@ -443,3 +443,17 @@ def m016_reread_folder_notes(db: Database) -> None:
     db.execute(trigger)
     db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
     db.execute("PRAGMA user_version = 16")
+
+
+@migrations()
+def m017_reread_single_byte_notes(db: Database) -> None:
+    """The notes stored with the problem "not valid UTF-8: undecodable bytes replaced" are read
+    and parsed again at the next sync: those whose bytes hold no UTF-8 sequence are now read as
+    Windows-1252 (``notesdb.parse._decode``), their accented words kept. Marked as
+    ``m016_reread_folder_notes`` marks its notes."""
+    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
+    db.execute("DROP TRIGGER notes_au")
+    db.execute("UPDATE notes SET size = -1, hash = '' WHERE problems LIKE '%not valid UTF-8: undecodable bytes replaced%'")
+    db.execute(trigger)
+    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    db.execute("PRAGMA user_version = 17")

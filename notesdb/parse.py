@@ -50,6 +50,10 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Problem lines, kept in one place so callers and tests see the same words.
 _P_TOO_LARGE = "larger than 256 KiB: only the first 256 KiB is indexed"
 _P_NOT_UTF8 = "not valid UTF-8: undecodable bytes replaced"
+_P_CP1252 = "not UTF-8: read as Windows-1252 (Latin-1)"
+#: A UTF-8 sequence of two to four bytes: text that holds one is UTF-8 with a few bad bytes,
+#: text that holds none and is not UTF-8 is a single-byte encoding (:func:`_decode`).
+_UTF8_SEQUENCE: Final = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 _P_BINARY = "binary file (contains NUL bytes): only its name is indexed"
 _P_EMPTY = "empty file"
 _P_BAD_YAML = "malformed YAML front matter: "
@@ -226,9 +230,9 @@ def _parse(path: str, data: bytes) -> Note:
         if not cut:
             problems.append(_P_TOO_LARGE)
 
-    text, valid = _decode(data, final=not truncated)
-    if not valid:
-        problems.append(_P_NOT_UTF8)
+    text, problem = _decode(data, final=not truncated)
+    if problem:
+        problems.append(problem)
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -324,18 +328,24 @@ def _problem(prefix: str, exc: BaseException) -> str:
 # --- decoding ---------------------------------------------------------------
 
 
-def _decode(data: bytes, *, final: bool) -> tuple[str, bool]:
-    """Decode UTF-8; return the text and whether the bytes were valid.
+def _decode(data: bytes, *, final: bool) -> tuple[str, str]:
+    """Decode a note's bytes; return the text and its problem (``""`` for valid UTF-8).
 
-    With ``final=False`` (the data was cut at the size limit) a multi-byte
-    character split by the cut is dropped instead of counted as invalid.
+    Bytes that are not UTF-8 and hold no UTF-8 sequence of two or more bytes
+    (:data:`_UTF8_SEQUENCE`) are read as Windows-1252, the superset of Latin-1 that older
+    Windows and Mac editors wrote ("caf\xe9 cr\xe8me" is "café crème"; replaced, its words
+    were lost to search); otherwise the bytes that are not UTF-8 are replaced (U+FFFD). With
+    ``final=False`` (the data was cut at the size limit) a multi-byte character split by the
+    cut is dropped instead of counted as invalid.
     """
     strict = codecs.getincrementaldecoder("utf-8")("strict")
     try:
-        return strict.decode(data, final=final), True
+        return strict.decode(data, final=final), ""
     except UnicodeDecodeError:
+        if _UTF8_SEQUENCE.search(data) is None:
+            return data.decode("cp1252", "replace"), _P_CP1252
         lenient = codecs.getincrementaldecoder("utf-8")("replace")
-        return lenient.decode(data, final=final), False
+        return lenient.decode(data, final=final), _P_NOT_UTF8
 
 
 def _title_from_path(path: str) -> str:

@@ -202,7 +202,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
         apply_counts(conn, Counter({"gits": 1, "smagic": 1}))
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 16
+    assert user_version(conn) == store.SCHEMA_VERSION == 17
     marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
     assert marked == [("vcs/git-s-magic-files.md",)]
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
@@ -238,7 +238,7 @@ def test_a_database_made_before_korean_gains_its_everyday_words(tmp_path: Path) 
     before = conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0]
     as_schema(conn, 14, "DELETE FROM lexicon WHERE lang = 'ko'")
     conn = open_db(db_path)
-    assert user_version(conn) == 16
+    assert user_version(conn) == 17
     assert conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0] == before
     rows = dict(conn.execute("SELECT word, zipf FROM lexicon WHERE lang = 'ko' AND word IN ('안', '서버', '00', 'the')"))
     assert set(rows) == {"안", "서버"}  # Hangul words only
@@ -260,7 +260,7 @@ def test_an_older_database_names_a_folder_readme_by_its_folder(tmp_path: Path) -
     assert conn.execute("SELECT title FROM notes WHERE path = 'brews/sabro/README.md'").fetchone() == ("SMaSH Sabro",)
     as_schema(conn, 15, "UPDATE notes SET title = 'README', headings = 'SMaSH Sabro' WHERE path = 'brews/sabro/README.md'")
     conn = open_db(db_path)
-    assert user_version(conn) == 16
+    assert user_version(conn) == 17
     marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
     assert marked == [("brews/sabro/README.md",)]
     stats = sync(conn, vault)
@@ -283,3 +283,28 @@ def test_an_older_database_names_a_folder_readme_by_its_folder(tmp_path: Path) -
 )
 def test_the_upgrade_reads_again_only_notes_whose_title_may_change(path: str, title: str, headings: str, marked: int) -> None:
     assert migrations_module._named_by_file(path, title, headings) == marked
+
+
+def test_the_upgrade_reads_a_latin1_note_again_as_windows_1252(tmp_path: Path) -> None:
+    """A database of schema 16 holds a Latin-1 note as replaced characters ("Caf\ufffd"), its
+    accented words lost to search: after the upgrade the next sync reads that note again, as
+    Windows-1252; a note that holds a UTF-8 sequence beside its bad byte is read as before."""
+    vault = tmp_path / "notes"
+    vault.mkdir()
+    (vault / "latin1.md").write_bytes("# Café crème\n\nPrix à la carte.\n".encode("latin-1"))
+    (vault / "stray.md").write_bytes("# Brûlée\n\nstray ".encode() + b"\xff\n")
+    (vault / "plain.md").write_text("# Porter\n\nChocolate malt.\n")
+    db_path = tmp_path / "n.db"
+    conn = open_db(db_path)
+    sync(conn, vault)
+    assert conn.execute("SELECT title FROM notes WHERE path = 'latin1.md'").fetchone() == ("Café crème",)
+    replaced = '["not valid UTF-8: undecodable bytes replaced"]'
+    as_schema(conn, 16, f"UPDATE notes SET title = 'Caf\ufffd cr\ufffdme', problems = '{replaced}' WHERE path = 'latin1.md'")
+    conn = open_db(db_path)
+    assert user_version(conn) == 17
+    marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = '' ORDER BY path").fetchall()
+    assert marked == [("latin1.md",), ("stray.md",)]
+    stats = sync(conn, vault)
+    assert sorted(stats.modified) == ["latin1.md", "stray.md"]
+    rows = dict(conn.execute("SELECT path, title FROM notes"))
+    assert rows == {"latin1.md": "Café crème", "stray.md": "Brûlée", "plain.md": "Porter"}

@@ -544,11 +544,23 @@ def test_front_matter_not_a_mapping(yaml_text: str) -> None:
     assert (note.title, note.body) == ("odd", "Body.")
 
 
+def test_latin1_and_windows_1252_are_read_as_such() -> None:
+    """A note in Latin-1 or Windows-1252 (older editors) lost every accented letter to U+FFFD,
+    and with it the word to search: bytes that are not UTF-8 and hold no UTF-8 sequence are
+    read as Windows-1252."""
+    note = parse_note("latin1.md", "# Caf\xe9 notes\n\nR\xe9sum\xe9 \u2013 cr\xe8me br\xfbl\xe9e.\n".encode("cp1252"))
+    assert note.problems == ["not UTF-8: read as Windows-1252 (Latin-1)"]
+    assert note.title == "Caf\xe9 notes"
+    assert note.body == "R\xe9sum\xe9 \u2013 cr\xe8me br\xfbl\xe9e."
+
+
 def test_invalid_utf8() -> None:
-    note = parse_note("latin1.md", "# Caf\xe9 notes\n\nR\xe9sum\xe9 here.\n".encode("latin-1"))
+    """UTF-8 with a few bytes that are not: those are replaced, the rest read as UTF-8."""
+    data = "# Caf\xe9 notes\n\nR\xe9sum\xe9 here.\n".encode() + b"stray \xff byte\n"
+    note = parse_note("mixed.md", data)
     assert note.problems == [NOT_UTF8]
-    assert note.title == "Caf\ufffd notes"
-    assert note.body == "R\ufffdsum\ufffd here."
+    assert note.title == "Caf\xe9 notes"
+    assert note.body == "R\xe9sum\xe9 here.\nstray \ufffd byte"
 
 
 def test_nul_bytes_mean_binary() -> None:

@@ -313,8 +313,11 @@ def test_vocab_matches_what_fts5_indexed(indexed: tuple[Path, Path]) -> None:
 BAD_FILES = [
     # front matter YAML cannot parse: indexed from the rest
     ("bad-yaml.md", b"---\ntitle: [unclosed\n---\nquokka body\n", "malformed YAML front matter: "),
-    # Latin-1 bytes: replaced, the rest indexed
-    ("latin1.md", b"# Caf\xe9 quokka\n\nprix \xe0 la carte\n", "not valid UTF-8: undecodable bytes replaced"),
+    # Latin-1 bytes: read as Windows-1252, and said
+    ("latin1.md", b"# Caf\xe9 quokka\n\nprix \xe0 la carte\n", "not UTF-8: read as Windows-1252 (Latin-1)"),
+    # UTF-8 with a stray byte: that byte replaced, the rest indexed
+    ("stray.md", "# Caf\xe9 wombat\n\nstray \xff\n".encode("latin-1").replace(b"Caf\xe9", "Caf\xe9".encode()),
+     "not valid UTF-8: undecodable bytes replaced"),
     # NUL bytes: a binary file with a .md name
     ("binary.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR quokka", "binary file (contains NUL bytes): only its name is indexed"),
     # nothing at all
