@@ -238,7 +238,7 @@ def bad_folder(root: Path) -> dict[str, str]:
     (root / "yaml.md").write_text("---\ntitle: [unclosed\ndesc: : :\n---\n# Heading\n\nbody\n")
     expect["yaml.md"] = "malformed YAML"
     (root / "latin1.md").write_bytes(b"# Caf\xe9\n\nna\xefve kettles\n")
-    expect["latin1.md"] = "not valid UTF-8"
+    expect["latin1.md"] = "not UTF-8: read as Windows-1252"
     (root / "binary.md").write_bytes(bytes(range(256)) * 16)
     expect["binary.md"] = "binary"
     (root / "empty.md").write_bytes(b"")
