@@ -126,6 +126,12 @@ def test_the_readme_shows_what_its_hook_example_prints(tmp_path: Path) -> None:
     shutil.copytree(EXAMPLES, notes)
     argv = shlex.split(args)
     assert argv[:2] == [".venv/bin/notesdb", "hook"], argv
+    # as the README runs it: after its first command indexed the notes into example.db (a
+    # hook that must create the database answers only when that fits its first call's time)
+    assert argv[-2:] == ["--db", "example.db"], argv
+    indexed = subprocess.run([str(NOTESDB_EXE), "index", "--notes", "examples/notes", "--db", "example.db"],
+                             capture_output=True, text=True, timeout=120, cwd=tmp_path)  # fmt: skip
+    assert indexed.returncode == 0, indexed.stderr
     done = subprocess.run([str(NOTESDB_EXE), *argv[1:]], input=event, capture_output=True, text=True,
                           timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
