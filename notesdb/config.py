@@ -108,7 +108,7 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
             _outside_notes(path, notes)
         return path
     if notes is None:
-        raise NotesdbError("no database: pass --db FILE (or --notes DIR for its default database)")
+        raise NotesdbError("no database: pass --db FILE (or --notes DIR for its default database)" + _databases_here())
     import hashlib
 
     import platformdirs
@@ -120,6 +120,27 @@ def resolve_db(db: str | os.PathLike[str] | None, notes: Path | None) -> Path:
     # notes kept in the home folder, or in the data folder itself, hold the default database
     _outside_notes(path, notes, default=True)
     return path
+
+
+#: Databases named at most after "no database" (the newest first).
+MAX_NAMED_DATABASES: Final = 5
+
+
+def _databases_here() -> str:
+    """``"; databases in DIR: a.db, b.db"`` for the default databases of the user data folder
+    (newest first, at most :data:`MAX_NAMED_DATABASES`), or ``""`` when it holds none: after
+    ``hook uninstall`` a command without ``--db`` would not say where its log went."""
+    try:
+        import platformdirs
+
+        data = Path(platformdirs.user_data_dir("notesdb"))
+        found = sorted(data.glob("*.db"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except (OSError, ValueError):
+        return ""
+    if not found:
+        return ""
+    more = f" and {len(found) - MAX_NAMED_DATABASES} more" if len(found) > MAX_NAMED_DATABASES else ""
+    return f"; databases in {data}: {', '.join(p.name for p in found[:MAX_NAMED_DATABASES])}{more}"
 
 
 def inside_folder(path: str | os.PathLike[str], folder: str | os.PathLike[str]) -> bool:

@@ -527,7 +527,8 @@ def test_a_prompt_the_client_wrote_cannot_be_labelled(indexed: tuple[Path, Path]
     assert json.loads(invoke("label", "list", "--json", *where(indexed)).stdout) == []
 
 
-def test_commands_that_read_the_database_need_only_the_database(vault: Path, db_path: Path, tmp_path: Path) -> None:
+def test_commands_that_read_the_database_need_only_the_database(vault: Path, db_path: Path, tmp_path: Path,
+                                                                isolated_home: Path) -> None:
     db = db_path
     assert invoke("index", *where((vault, db))).exit_code == 0
     event = {"session_id": "s", "cwd": "/tmp", "prompt": COVERED_MESSAGE}
@@ -550,6 +551,12 @@ def test_commands_that_read_the_database_need_only_the_database(vault: Path, db_
     # nothing named at all: one line saying what to pass
     r = invoke("log")
     assert (r.exit_code, r.stderr) == (1, "Error: no database: pass --db FILE (or --notes DIR for its default database)\n")
+    # the default databases there are, named (after 'hook uninstall' nothing else says where the log went)
+    assert invoke("index", "--notes", str(vault)).exit_code == 0
+    [default] = (isolated_home / ".local" / "share" / "notesdb").glob("*.db")
+    r = invoke("log")
+    assert (r.exit_code, r.stderr) == (1, "Error: no database: pass --db FILE (or --notes DIR for its default database); "
+                                          f"databases in {default.parent}: {default.name}\n")  # fmt: skip
     # a database that does not exist is not created by a command that only reads
     r = invoke("log", "--db", str(tmp_path / "none.db"))
     assert r.exit_code == 1 and "run 'notesdb index' first" in r.stderr
