@@ -360,7 +360,25 @@ def _kept_stopwords(hits: list[Hit]) -> frozenset[str]:
 def _names(cand: Candidate) -> list[tuple[str, list[str]]]:
     """A note's names as written, each with its :func:`_subject_words` (names without any left
     out): its title, its file name without the extension (as the index reads it:
-    ``notesdb.vocab.name_words``), its aliases."""
+    ``notesdb.vocab.name_words``), its aliases. Read once per candidate and its hits
+    (``Candidate.names_read``); do not change the lists returned."""
+    return _names_read(cand)[0]
+
+
+def _names_read(cand: Candidate) -> "tuple[list[tuple[str, list[str]]], list[tuple[str, list[str], float]]]":
+    """:func:`_names` and :func:`_held_names` of ``cand``, kept on it with what they were read
+    from: its hits list and length, title, path and aliases (read again when one changed)."""
+    source = (len(cand.hits), cand.title, cand.path, cand.aliases)
+    kept = cand.names_read
+    if kept is not None and kept[0] is cand.hits and kept[1] == source:
+        return kept[2], kept[3]
+    names = _read_names(cand)
+    held = _read_held_names(cand, names)
+    cand.names_read = (cand.hits, source, names, held)
+    return names, held
+
+
+def _read_names(cand: Candidate) -> list[tuple[str, list[str]]]:
     names = [cand.title or "", name_words(cand.path)[0]]
     if isinstance(cand.aliases, str) and cand.aliases.startswith("["):
         try:
@@ -408,10 +426,14 @@ def title_share(cand: Candidate) -> float | None:
 
 def _held_names(cand: Candidate) -> list[tuple[str, list[str], float]]:
     """Each name of the note (:func:`_names`) with the share of its words the message holds in
-    the note's title column (:func:`title_share`)."""
+    the note's title column (:func:`title_share`). Read once per candidate and its hits."""
+    return _names_read(cand)[1]
+
+
+def _read_held_names(cand: Candidate, names: list[tuple[str, list[str]]]) -> list[tuple[str, list[str], float]]:
     found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
     out = []
-    for name, ws in _names(cand):
+    for name, ws in names:
         held = set(found)
         for a, b in joined_pairs(name):
             if a + b in found:
