@@ -352,6 +352,18 @@ def m012_english_rare(db: Database) -> None:
     db.execute("PRAGMA user_version = 12")
 
 
+def _reread(db: Database, where: str) -> None:
+    """Mark the notes matching the SQL condition ``where`` to be read and parsed again at the
+    next sync: no stored size or hash matches, and the folder's listing is forgotten. The
+    full-text rows do not change, so the update trigger (which rewrites a note's notes_fts row)
+    is left out while the rows are marked; until a note is read again its row answers as before."""
+    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
+    db.execute("DROP TRIGGER notes_au")
+    db.execute(f"UPDATE notes SET size = -1, hash = '' WHERE {where}")
+    db.execute(trigger)
+    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+
+
 @migrations()
 def m013_links(db: Database) -> None:
     """``notes.links``: the notes a note's links name (a JSON array of folded targets,
@@ -360,13 +372,7 @@ def m013_links(db: Database) -> None:
     parsed again at the next sync (its stored size and hash no longer match), which fills it.
     """
     db.execute("ALTER TABLE notes ADD COLUMN links TEXT NOT NULL DEFAULT '[]'")
-    # the next sync parses every note again; the full-text rows do not change, so the update
-    # trigger (which rewrites a note's notes_fts row) is left out while the rows are marked
-    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
-    db.execute("DROP TRIGGER notes_au")
-    db.execute("UPDATE notes SET size = -1, hash = ''")
-    db.execute(trigger)
-    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    _reread(db, "1")  # every note
     db.execute("PRAGMA user_version = 13")
 
 
@@ -391,15 +397,11 @@ def m014_reread_contractions(db: Database) -> None:
     budget on every message until it is done (7,219 notes: about 175 a message).
     """
     db.conn.create_function("joins_contraction", 1, _joins_contraction, deterministic=True)
-    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
-    db.execute("DROP TRIGGER notes_au")
-    db.execute(
-        "UPDATE notes SET size = -1, hash = '' WHERE joins_contraction(path) OR joins_contraction(title) "
-        "OR joins_contraction(desc) OR joins_contraction(headings) OR joins_contraction(body) "
-        "OR joins_contraction(aliases)"
+    _reread(
+        db,
+        "joins_contraction(path) OR joins_contraction(title) OR joins_contraction(desc) "
+        "OR joins_contraction(headings) OR joins_contraction(body) OR joins_contraction(aliases)",
     )
-    db.execute(trigger)
-    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
     db.execute("PRAGMA user_version = 14")
 
 
@@ -437,11 +439,7 @@ def m016_reread_folder_notes(db: Database) -> None:
     Marked as ``m014_reread_contractions`` marks its notes: only the notes named for their folder
     and those titled by their file name that have headings."""
     db.conn.create_function("named_by_file", 3, _named_by_file, deterministic=True)
-    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
-    db.execute("DROP TRIGGER notes_au")
-    db.execute("UPDATE notes SET size = -1, hash = '' WHERE named_by_file(path, title, headings)")
-    db.execute(trigger)
-    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    _reread(db, "named_by_file(path, title, headings)")
     db.execute("PRAGMA user_version = 16")
 
 
@@ -451,9 +449,5 @@ def m017_reread_single_byte_notes(db: Database) -> None:
     and parsed again at the next sync: those whose bytes hold no UTF-8 sequence are now read as
     Windows-1252 (``notesdb.parse._decode``), their accented words kept. Marked as
     ``m016_reread_folder_notes`` marks its notes."""
-    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
-    db.execute("DROP TRIGGER notes_au")
-    db.execute("UPDATE notes SET size = -1, hash = '' WHERE problems LIKE '%not valid UTF-8: undecodable bytes replaced%'")
-    db.execute(trigger)
-    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    _reread(db, "problems LIKE '%not valid UTF-8: undecodable bytes replaced%'")
     db.execute("PRAGMA user_version = 17")
