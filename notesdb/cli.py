@@ -571,8 +571,7 @@ def check(
         from notesdb.conversation import earlier, hold_back
 
         # as the hook reads it: with the decisions it could not log (database locked)
-        errors_file = o.db_path.with_name("hook-errors.jsonl")
-        hold_back(d, earlier(o.conn, session, errors_file=errors_file, db=str(o.db_path.expanduser().resolve())), o.config.gate)
+        hold_back(d, earlier(o.conn, session, db_path=o.db_path), o.config.gate)
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=_ascii_json()))
         return

@@ -18,6 +18,7 @@ import json
 import os
 import sqlite3
 import time
+from pathlib import Path
 
 from notesdb.gate import Decision, Route, format_line
 from notesdb.settings import Settings
@@ -45,17 +46,15 @@ def earlier(
     conn: sqlite3.Connection,
     session_id: str,
     hours: float = SESSION_HOURS,
-    errors_file: "os.PathLike[str] | str | None" = None,
-    db: str | None = None,
+    db_path: "Path | None" = None,
 ) -> dict[str, float]:
     """Notes named in the session ``session_id`` within the last ``hours``, with the highest
     evidence each was named with (0.0 when it was named but its evidence was not logged).
 
-    :param errors_file: the hook's ``hook-errors.jsonl`` beside the database, or None: its
-        spoken decisions that could not be logged (``UNLOGGED``) for the database ``db`` (its
-        absolute path, as the hook writes it) count as named too, so that a note named while
-        another process held the database is not named again on the next message. A missing
-        or unreadable file, and a damaged line, count for nothing.
+    :param db_path: the database ``conn`` is, or None: the spoken decisions the hook could not
+        log for it (``UNLOGGED``), in the ``hook-errors.jsonl`` beside it, count as named too,
+        so that a note named while another process held the database is not named again on
+        the next message. A missing or unreadable file, and a damaged line, count for nothing.
     :returns: ``{note path: evidence}``; empty for an empty ``session_id``
     """
     if not session_id:
@@ -70,8 +69,10 @@ def earlier(
     for notes_json, scores_json in rows:
         for path, evidence in named_in(notes_json, scores_json).items():
             named[path] = max(named.get(path, 0.0), evidence)
-    if errors_file is not None:
-        for path, evidence in _unlogged(errors_file, db, session_id, since).items():
+    if db_path is not None:
+        from notesdb.hook import _absolute  # the database as the hook names it in that file
+
+        for path, evidence in _unlogged(db_path.with_name("hook-errors.jsonl"), _absolute(db_path), session_id, since).items():
             named[path] = max(named.get(path, 0.0), evidence)
     return named
 

@@ -414,8 +414,7 @@ def run(
                 if decision.spoken and session_id:
                     from notesdb.conversation import earlier, hold_back
 
-                    errors_file = db_path.with_name("hook-errors.jsonl")
-                    hold_back(decision, earlier(conn, session_id, errors_file=errors_file, db=_absolute(db_path)), config.gate)
+                    hold_back(decision, earlier(conn, session_id, db_path=db_path), config.gate)
             if deliver is not None and decision.spoken and decision.line:
                 undelivered = deliver(answer(event_name, decision.line))
                 if undelivered:
