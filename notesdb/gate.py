@@ -740,6 +740,21 @@ def _route_met(ranking: Ranking, s: Settings) -> str:
     return verdict(ranking, replace(s, title_held=0.0))[0]
 
 
+def named_notes(ranking: Ranking, settings: Settings) -> tuple[str, list[str]]:
+    """The route and the notes :func:`judge` would name for ``ranking`` (paths relative to
+    the folder), without building its reasons: what a threshold sweep needs, several times
+    faster than :func:`judge` (``tune`` judges every case under hundreds of settings).
+
+    :returns: ``(route, paths)``; ``paths`` is empty when the route is silent, and holds the
+        notes the line has room for (:func:`fit_line`) when it speaks
+    """
+    route, named = verdict(ranking, settings)
+    if route not in SPOKEN:
+        return route, []
+    _, kept = fit_line([(c.title, c.path, c.desc) for c in named])
+    return route, [c.path for c in named[:kept]]
+
+
 def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> Decision:
     """Decide whether to speak about a ranking (``notesdb.rank.Ranking``), with the reasons.
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from notesdb.cases import Case, Outcome, outcome, score
 from notesdb.errors import ConfigError, NotesdbError
-from notesdb.gate import Route, Settings, judge, lead
+from notesdb.gate import Route, Settings, lead, named_notes
 from notesdb.rank import Ranking
 from notesdb.settings import SCORING
 
@@ -130,11 +130,12 @@ def rank_cases(conn: sqlite3.Connection, cases: list[Case], settings: Settings |
 
 
 def judge_case(ranked: Ranked, settings: Settings) -> Outcome:
-    """Judge one ranked case under ``settings`` (``gate.judge``) and classify it (:func:`outcome`)."""
+    """Judge one ranked case under ``settings`` (``gate.named_notes``: the route and notes of
+    ``gate.judge`` without its reasons) and classify it (:func:`outcome`)."""
     if ranked.ranking is None:  # never judged (a slash command, or text the client wrote)
         return outcome(ranked.case, [], Route.SLASH_COMMAND)
-    d = judge(ranked.ranking, settings)
-    return outcome(ranked.case, d.notes if d.spoken else [], d.route)
+    route, named = named_notes(ranked.ranking, settings)
+    return outcome(ranked.case, named, route)
 
 
 def make_grid(base: Settings | None = None, axes: dict[str, tuple[float, ...]] | None = None) -> list[Settings]:

@@ -554,3 +554,27 @@ def test_a_case_with_a_lone_surrogate_is_refused_in_one_line(tiny: dict[str, Pat
         r = invoke(command, str(cases), *opts(tiny))
         assert (r.exit_code, r.stdout) == (1, ""), r.output
         assert r.stderr == f"Error: {cases}:1: '{field}' holds a lone surrogate escape (such as \\ud800), not text\n"
+
+
+def test_the_sweep_names_what_judge_names(indexed: tuple[Path, Path]) -> None:
+    """``gate.named_notes`` (what ``tune`` judges with) gives judge's route and notes for every
+    case of the household set and every generic message, under the settings and a grid around them."""
+    from notesdb.db import open_db
+    from notesdb.decide import decide_with_ranking
+    from notesdb.gate import judge, named_notes
+
+    vault, db = indexed
+    conn = open_db(db)
+    here = Path(__file__).resolve().parent / "data" / "household2" / "cases.jsonl"
+    messages = [c.message for c in cases_mod.load_cases(here)] + [c.message for c in tune.generic_cases()]
+    # extra notes at a lower bar than the defaults, so that some lines name several notes
+    grid = tune.make_grid(Settings(), {"lead_ratio": (1.1, 3.0), "extra_share": (0.3,), "extra_evidence": (1.0,)})
+    rankings = [r for r in (decide_with_ranking(conn, m, Settings())[1] for m in messages) if r is not None]
+    spoke = several = 0
+    for s in grid:
+        for ranking in rankings:
+            d = judge(ranking, s)
+            assert named_notes(ranking, s) == (d.route, d.notes if d.spoken else [])
+            spoke += d.spoken
+            several += len(d.notes) > 1
+    assert len(grid) == 3 * 2 * 2 and spoke > 100 and several > 0
