@@ -1251,6 +1251,7 @@ def doctor_cmd(
             report = diagnose(
                 folder, _in_use(cfg.resolve_db(db, folder)), skip=conf.skip, repair=repair,
                 config=(cfg.config_path(config), config_problem), gate=conf.gate,
+                meaning=(conf.meaning_model,) if conf.meaning else None,
             )  # fmt: skip
     except NotesdbError as e:
         fail(str(e))

@@ -156,6 +156,7 @@ def diagnose(
     config: tuple[Path, str] | None = None,
     hooks: bool = True,
     gate: Settings | None = None,
+    meaning: tuple[str | None] | None = None,
 ) -> Report:
     """Check the database at ``db_path`` against the notes folder ``notes``.
 
@@ -166,6 +167,8 @@ def diagnose(
     :param hooks: also check every assistant's notesdb hook entries (:func:`check_hooks`)
     :param gate: the gate's settings (the config file's): the false-alarm meter stored for
         other settings is measured again for these; None leaves the stored reading as it is
+    :param meaning: ``([meaning] model,)`` when the config turns matching by meaning on (None:
+        off): the model is loaded and the notes without a vector counted (:func:`_check_meaning`)
     :returns: the checks; ``Report.healthy`` is False when one is left failing
     A notes folder that is missing, a file or unreadable is reported (with what to do) and the
     checks that need it skipped.
@@ -207,6 +210,8 @@ def diagnose(
             _check_vocab(report, conn, repair)
             _check_log(report, conn, db_path, repair)
             _check_meter(report, conn, gate)
+            if meaning is not None:
+                _check_meaning(report, conn, meaning[0])
         else:
             _check_hook_errors(report, db_path, None, repair)
         if not report.foreign:
@@ -248,6 +253,33 @@ def _check_meter(report: Report, conn: sqlite3.Connection, gate: Settings | None
                    "'notesdb tune --generic' can choose quieter settings")
     else:
         report.add("false alarms", OK, detail)
+
+
+def _check_meaning(report: Report, conn: sqlite3.Connection, model_folder: str | None) -> None:
+    """``[meaning] enabled``: the meaning extra is installed, its model loads (``[meaning] model``,
+    None: the wheel's), and how many searchable notes have a current vector. A model that
+    cannot be used is a warning, not a problem: the judgement falls back to the words alone."""
+    from notesdb.embed import model_files
+    from notesdb.errors import extra_hint
+    from notesdb.meaning import Meaning, available
+    from notesdb.vectors import stale_count
+
+    fallback = "the resident process (notesdb mcp), check and eval judge by words alone until it is"
+    if not available():
+        report.add("meaning", WARNING, f"[meaning] is enabled but the meaning extra is not installed: {fallback}; "
+                   + extra_hint("meaning"))
+        return
+    m = Meaning(model_folder, quiet=True)
+    if m.model is None:
+        report.add("meaning", WARNING, f"{m.error}: {fallback} fixed ([meaning] model in the config file)")
+        return
+    total = conn.execute("SELECT count(*) FROM notes WHERE searchable").fetchone()[0]
+    stale = stale_count(conn, m.model.name)
+    detail = (f"the model ({model_files(model_folder)[0]}) loads in {m.model.load_ms:.0f} ms; "
+              f"{total - stale} of {total} notes have a current vector")
+    if stale:
+        detail += ": 'notesdb index --meaning' embeds the rest (the resident process also does, in the background)"
+    report.add("meaning", OK, detail)
 
 
 def _log_back(conn: sqlite3.Connection, moved: Path | None) -> str:

@@ -243,6 +243,32 @@ def test_index_meaning_and_check_explain_say_when_meaning_spoke_or_vetoed(folder
     assert plain.stdout.startswith("(silent: ")
 
 
+def test_doctor_says_whether_the_meaning_model_loads_and_how_many_notes_it_has_embedded(folder, tmp_path: Path) -> None:
+    vault, db = folder
+    where = ["--notes", str(vault), "--db", str(db)]
+
+    def doctor(conf_text: str) -> tuple[int, str]:
+        conf = tmp_path / "c.toml"
+        conf.write_text(conf_text, encoding="utf-8")
+        proc = subprocess.run([str(NOTESDB_EXE), "doctor", *where, "--config", str(conf)], capture_output=True,
+                              text=True, timeout=120)
+        assert proc.stderr == ""  # the model's failure is a line of the report, not a stray one
+        return proc.returncode, "\n".join(ln for ln in proc.stdout.splitlines() if " meaning: " in ln)
+
+    rc, line = doctor(f"[meaning]\nenabled = true\nmodel = '{tmp_path / 'no-model'}'\n")
+    assert rc == 0 and line.startswith("warning  meaning: meaning model not loaded: FileNotFoundError: the meaning "
+                                       f"model folder {tmp_path / 'no-model'} has no model.onnx: "), line
+    rc, line = doctor("[meaning]\nenabled = true\n")
+    assert rc == 0 and line.startswith("ok       meaning: the model (") and line.endswith(
+        "; 0 of 4 notes have a current vector: 'notesdb index --meaning' embeds the rest (the resident process also "
+        "does, in the background)"), line
+    assert subprocess.run([str(NOTESDB_EXE), "index", *where, "--meaning"], capture_output=True, timeout=120).returncode == 0
+    rc, line = doctor("[meaning]\nenabled = true\n")
+    assert rc == 0 and line.endswith(" ms; 4 of 4 notes have a current vector"), line
+    rc, line = doctor("[meaning]\nenabled = false\n")
+    assert (rc, line) == (0, "")  # meaning off: nothing to check
+
+
 def _hook(vault: Path, db: Path, prompt: str, env: dict[str, str], *flags: str) -> tuple[str, set[str]]:
     event = json.dumps({"prompt": prompt, "session_id": "s", "cwd": "/w", "hook_event_name": "UserPromptSubmit"})
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "notesdb", "hook", *flags, "--notes", str(vault),
