@@ -567,7 +567,8 @@ def subject_words(top: Candidate, others: list[Candidate], settings: Settings) -
     (``Candidate.about``), the note holds at least ``settings.subject_held`` of the message's
     possible evidence (``Candidate.held``: 1.0, all of it), each word is made of letters and
     rarer in English than Zipf ``settings.subject_max_zipf`` (a name, a dish, a term; not
-    "incorrect" or "busy"), and the note's evidence is at least ``settings.subject_min_lead``
+    "busy" at 4.75 or "false" at 4.63, though "incorrect" at 3.94 passes 4.0 like "curry" at
+    3.96), and the note's evidence is at least ``settings.subject_min_lead``
     times that of every other candidate about any of them ("navette" names the note titled
     with it, not the one that lists it under a heading, far behind).
 

@@ -126,6 +126,9 @@ class Settings:
     #: on chit-chat through a title word ("You are useless", "Are you a robot?" naming pages of
     #: the technical notes: 6 false alarms), no bar on 24 more ("it is false"). Held 1.0
     #: and lead 1.5 (the least lead of the ``ahead`` and ``named`` routes) in every run.
+    #: Measured again on every half and the blind folders: 3.9 and 3.5 each trade one hit
+    #: ("curry", Zipf 3.96, on recipes) for one false alarm ("no, that is incorrect", 3.94, on
+    #: tech), and 3.5 also loses "Léa" on frmemory.
     #: ``subject_held`` above 1 switches the route off
     subject_held: float = 1.0
     subject_max_zipf: float = 4.0
