@@ -23,6 +23,7 @@ notes that link to it is matched without indexing them again.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import unicodedata
@@ -32,7 +33,8 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing
 if TYPE_CHECKING:
     from typing import Final, Iterable
 
-__all__ = ["MAX_TARGETS", "AMBIGUOUS", "targets", "names_index", "resolve", "links_to", "linked"]
+__all__ = ["MAX_TARGETS", "AMBIGUOUS", "targets", "names_index", "resolve", "links_to", "linked", "anchors", "path_ends",
+           "incoming", "anchor_text"]
 
 #: Targets kept per note at most, in the order they first appear: a hub note listing thousands
 #: of others keeps its first ones (a candidate's targets are read with every message).
@@ -95,6 +97,13 @@ def _without_code_or_comments(text: str) -> str:
     return text
 
 
+def _wiki_target(t: str, here: str) -> str | None:
+    """A wiki link's folded target as :func:`targets` keeps it (None: it leaves the folder)."""
+    if t.startswith(("./", "../")):
+        return _relative(t, here)
+    return t.strip("/") or None
+
+
 def targets(text: str, path: str) -> list[str]:
     """The notes ``text``'s links name, folded, without repeats, at most :data:`MAX_TARGETS`.
 
@@ -110,13 +119,9 @@ def targets(text: str, path: str) -> list[str]:
     here = posixpath.dirname(_fold(path))
     found: dict[str, None] = {}
     for m in _WIKI.finditer(text):
-        t = _fold(m.group(1))
-        if t.startswith(("./", "../")):
-            rel = _relative(t, here)
-            if rel is not None:
-                found.setdefault(rel, None)
-        elif t.strip("/"):
-            found.setdefault(t.strip("/"), None)  # a name, or the end of a path ("heron/sensors")
+        t = _wiki_target(_fold(m.group(1)), here)  # a path, a name, or the end of a path ("heron/sensors")
+        if t is not None:
+            found.setdefault(t, None)
         if len(found) >= MAX_TARGETS:
             return list(found)
     for m in _MARKDOWN.finditer(text):
@@ -191,3 +196,191 @@ def links_to(stored: Iterable[str], path: str) -> bool:
 def linked(a_path: str, a_targets: Iterable[str], b_path: str, b_targets: Iterable[str]) -> bool:
     """True when either note links to the other (:func:`links_to`)."""
     return links_to(a_targets, b_path) or links_to(b_targets, a_path)
+
+
+# --- anchor text: what a note's links call the notes they name ---------------------------------
+
+#: Characters of one link's text kept at most: a link's text names its target in a few words,
+#: and a longer one is a sentence that happens to be a link.
+MAX_ANCHOR_CHARS: Final = 200
+#: Characters of anchor text kept per linked note, the links read first kept first: a hub note
+#: linked from hundreds of notes keeps what the first of them call it.
+MAX_INCOMING_CHARS: Final = 2_000
+#: ``[text](target)`` (not an image): the text may run over lines and hold inline code.
+_MD_LINK: Final = re.compile(r"(!?)\[([^\[\]]+)\]\(\s*(?:<([^<>\n]+)>|([^()\s]+))(?:\s+\"[^\"\n]*\")?\s*\)")
+#: ``[[target|shown text]]`` (``\\|`` inside a table), with a heading or block part or not.
+_WIKI_SHOWN: Final = re.compile(r"\[\[([^\[\]|#^\n]*?)(?:[#^][^\[\]|\n]*?)?\\?\|([^\[\]\n]+)\]\]")
+#: A link to a web page: the path of its address is kept (a note's published copy).
+_WEB: Final = re.compile(r"^https?://[^/\s?#]+(/[^?#\s]*)", re.IGNORECASE)
+#: Where inline code stood in a note while its links are read (the code's text comes back
+#: into the anchor text: "wired up `delta`").
+_CODE_MARK: Final = re.compile("\x00(\\d+)\x00")
+
+
+def _tail(t: str) -> str:
+    """The folded path ``t`` without leading ``./`` and ``../`` parts and without a page
+    extension, when at least two parts are left ("git/better-diffs-with-delta"), else ""."""
+    parts = [p for p in t.strip("/").split("/") if p not in ("", ".", "..")]
+    if parts and parts[-1].endswith((".html", ".htm")):
+        parts[-1] = parts[-1].rsplit(".", 1)[0]
+    return "/".join(parts) if len(parts) >= 2 else ""
+
+
+def anchors(text: str, path: str) -> list[list[str]]:
+    """The anchor text of the note's links to other notes: what the note calls each note it
+    links to, a standard clue to what the linked page is about in web search ("anchor text",
+    Brin and Page 1998; Craswell, Hawking and Robertson, SIGIR 2001).
+
+    Read: ``[text](target.md)`` and ``[[target|text]]`` as :func:`targets` reads them (links in
+    fenced code and comments are not links; inline code inside the text is kept as text), and
+    ``[text](https://host/a/b)``, a link to a web page whose path may be a note's published copy.
+
+    :param text: the note's Markdown
+    :param path: the note's POSIX path from the notes root
+    :returns: ``[key, tail, text]`` per link in order, at most :data:`MAX_TARGETS`: ``key`` the
+        target as :func:`targets` keeps it ("" for a web page), ``tail`` the link's path of at
+        least two parts as written, folded (matched, when ``key`` names no note, against the end
+        of a note's path: ``git/delta.md`` written from ``unix/`` as Obsidian resolves it from
+        the folder's root), ``text`` the link's words on one line, at most
+        :data:`MAX_ANCHOR_CHARS`
+    """
+    if "[" not in text:
+        return []
+    if "```" in text or "~~~" in text:
+        text = _FENCE.sub(" ", text)
+    for start, end in _COMMENTS:
+        if start in text:
+            text = _without_comment(text, start, end)
+    codes: list[str] = []
+
+    def mark(m: re.Match[str]) -> str:
+        codes.append(m.group(0).strip("`").strip())
+        return f"\x00{len(codes) - 1}\x00"
+
+    if "`" in text:
+        text = _INLINE_CODE.sub(mark, text)
+    here = posixpath.dirname(_fold(path))
+    out: list[list[str]] = []
+
+    def add(key: str, tail: str, shown: str) -> None:
+        shown = " ".join(_CODE_MARK.sub(lambda m: codes[int(m.group(1))], shown).split())
+        if (key or tail) and any(ch.isalnum() for ch in shown) and len(out) < MAX_TARGETS:
+            out.append([key, tail, shown[:MAX_ANCHOR_CHARS]])
+
+    for m in _WIKI_SHOWN.finditer(text):
+        key = _wiki_target(_fold(m.group(1)), here)
+        if key is not None and "\x00" not in m.group(1):
+            add(key, "", m.group(2))
+    for m in _MD_LINK.finditer(text):
+        raw = m.group(3) or m.group(4)
+        if m.group(1) or "\x00" in raw:
+            continue  # an image, or code
+        web = _WEB.match(raw)
+        if web:
+            add("", _tail(_fold(urllib.parse.unquote(web.group(1)))), m.group(2))
+            continue
+        if _SCHEME.match(raw) or "[" in raw or "]" in raw:
+            continue
+        raw = urllib.parse.unquote(raw.split("#", 1)[0])
+        name = raw.rsplit("/", 1)[-1]
+        if not name or ("." in name and not name.lower().endswith(".md")):
+            continue
+        t = _fold(raw)
+        key = ("/" + posixpath.normpath(t.lstrip("/"))) if t.startswith("/") else _relative(t, here)
+        add(key or "", _tail(t), m.group(2))
+    return out
+
+
+def _without_comment(text: str, start: str, end: str) -> str:
+    kept, i = [], 0
+    while True:
+        j = text.find(start, i)
+        if j < 0:
+            kept.append(text[i:])
+            break
+        kept.append(text[i:j])
+        k = text.find(end, j + len(start))
+        if k < 0:
+            break  # left open: the rest of the note is the comment
+        i = k + len(end)
+    return " ".join(kept)
+
+
+def path_ends(paths: Iterable[str]) -> set[str]:
+    """Every end of two parts or more of the folded ``paths`` (``.md`` dropped): what a link's
+    ``tail`` (:func:`anchors`) must be to name one of those notes."""
+    out: set[str] = set()
+    for p in paths:
+        parts = _fold(p).split("/")
+        for i in range(len(parts) - 1):
+            out.add("/".join(parts[i:]))
+    return out
+
+
+def incoming(paths: Iterable[str], linking: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """What the notes' links call each note they name: its incoming anchor text.
+
+    A link's ``key`` names a note as :func:`links_to` reads it (a path; a file name, which
+    several notes share is settled as :func:`resolve` settles it: the one in the linking note's
+    folder, else none; the end of a path, of one note only); a link whose key names no note
+    names the one note whose path ends with its ``tail``. A note's links to itself are left out.
+
+    :param paths: the path of every note
+    :param linking: ``(path, anchors JSON)`` of the notes with links, the JSON as
+        :func:`anchors` returns it
+    :returns: ``{path: [text, ...]}`` for the notes some link names, texts in the order of
+        ``linking`` (see :func:`anchor_text`)
+    """
+    read: list[tuple[str, str, list[list[str]]]] = []
+    needed: set[str] = set()
+    for path, raw in linking:
+        try:
+            links = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(links, list):
+            continue
+        kept = [link for link in links if isinstance(link, list) and len(link) == 3 and all(isinstance(x, str) for x in link)]
+        needed.update(x for key, tail, _ in kept for x in (key, tail) if x)
+        read.append((path, posixpath.dirname(_fold(path)), kept))
+    if not read:
+        return {}
+    ends: dict[str, list[str]] = {}
+    for path in paths:
+        parts = _fold(path).split("/")
+        for i in range(len(parts)):
+            end = "/".join(parts[i:])
+            if end in needed:
+                ends.setdefault(end, []).append(path)
+            if i == 0 and "/" + end in needed:
+                ends.setdefault("/" + end, []).append(path)
+    texts: dict[str, list[str]] = {}
+    for path, here, links in read:
+        for key, tail, shown in links:
+            named = ends.get(key, []) if key else []
+            if len(named) > 1 and "/" not in key:
+                named = [p for p in named if posixpath.dirname(_fold(p)) == here]
+            if len(named) != 1 and tail:
+                named = ends.get(tail, [])
+            if len(named) == 1 and named[0] != path:
+                texts.setdefault(named[0], []).append(shown)
+    return texts
+
+
+def anchor_text(texts: list[str], title: str, path: str) -> str:
+    """A note's incoming anchor text as indexed: the distinct ``texts`` (case ignored) in order,
+    one per line, at most :data:`MAX_INCOMING_CHARS` characters, without those that are the
+    note's title or file name (they add nothing)."""
+    seen = {_fold(title), _fold(path).rsplit("/", 1)[-1]}
+    kept: list[str] = []
+    size = 0
+    for shown in texts:
+        folded = _fold(shown)
+        if folded in seen:
+            continue
+        if size + len(shown) > MAX_INCOMING_CHARS:
+            break
+        seen.add(folded)
+        kept.append(shown)
+        size += len(shown) + 1
+    return "\n".join(kept)

@@ -451,3 +451,68 @@ def m017_reread_single_byte_notes(db: Database) -> None:
     ``m016_reread_folder_notes`` marks its notes."""
     _reread(db, "problems LIKE '%not valid UTF-8: undecodable bytes replaced%'")
     db.execute("PRAGMA user_version = 17")
+
+
+@migrations()
+def m018_anchor_text(db: Database) -> None:
+    """Anchor text: what a note's links call the notes they name counts as headings of the
+    linked note (``notesdb.links.anchors``, ``notesdb.links.incoming``).
+
+    ``notes`` gains ``anchors_out``, each link's ``[key, tail, text]`` as JSON, and ``anchors``,
+    the text the other notes' links give this one (one per line; kept by every sync that
+    changed a note), which ``notes_text`` and the triggers add to the headings column of
+    ``notes_fts``. It is empty until the next sync, so the full-text rows stay as they are;
+    every note is read and parsed again at the next sync, which fills both columns.
+    """
+    have = {row[1] for row in db.execute("PRAGMA table_info(notes)").fetchall()}
+    for column, default in (("anchors_out", "'[]'"), ("anchors", "''")):
+        if column not in have:  # (a database left as an older schema by hand may have them)
+            db.execute(f"ALTER TABLE notes ADD COLUMN {column} TEXT NOT NULL DEFAULT {default}")
+    for trigger in ("notes_ai", "notes_ad", "notes_au"):
+        db.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+    db.execute("DROP VIEW IF EXISTS notes_text")
+    title = "{0}.title || ' ' || {0}.aliases || ' ' || {0}.title_extra"
+    desc = "{0}.desc || ' ' || {0}.desc_extra"
+    headings = "{0}.headings || ' ' || {0}.tags || ' ' || {0}.headings_extra || ' ' || {0}.anchors"
+    body = "{0}.body || ' ' || {0}.body_extra"
+
+    def cols(row: str) -> str:
+        return ", ".join(c.format(row) for c in (title, desc, headings, body))
+
+    db.execute(
+        f"""
+        CREATE VIEW notes_text AS -- what notes_fts indexes: aliases count as title, tags and the
+        -- anchor text of links to the note as headings, each column's extra words go with it;
+        -- notes with no text are left out
+        SELECT id, {title.format('notes')} AS title, {desc.format('notes')} AS desc,
+               {headings.format('notes')} AS headings, {body.format('notes')} AS body
+        FROM notes WHERE searchable
+        """
+    )
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_ai AFTER INSERT ON notes WHEN new.searchable BEGIN
+            INSERT INTO notes_fts(rowid, title, desc, headings, body) VALUES (new.id, {cols('new')});
+        END
+        """
+    )
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_ad AFTER DELETE ON notes WHEN old.searchable BEGIN
+            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
+            VALUES ('delete', old.id, {cols('old')});
+        END
+        """
+    )
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_au AFTER UPDATE ON notes BEGIN
+            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
+            SELECT 'delete', old.id, {cols('old')} WHERE old.searchable;
+            INSERT INTO notes_fts(rowid, title, desc, headings, body)
+            SELECT new.id, {cols('new')} WHERE new.searchable;
+        END
+        """
+    )
+    _reread(db, "1")  # every note
+    db.execute("PRAGMA user_version = 18")

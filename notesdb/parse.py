@@ -31,7 +31,7 @@ from typing import Any, Final
 import yaml
 from markdown_it import MarkdownIt
 
-from notesdb.links import targets as link_targets
+from notesdb.links import anchors as link_anchors, targets as link_targets
 from notesdb.text import FORMAT_CLASS
 from notesdb.vocab import FOLDER_NOTE_STEMS
 
@@ -146,6 +146,8 @@ class Note:
     problems: list[str]  # one short human-readable line per problem, [] when none
     template: bool = False  # placeholders and field names only: a template, not a note
     links: list[str] = field(default_factory=list)  # notes its links name (``notesdb.links.targets``)
+    #: what its links call the notes they name: ``[key, tail, text]`` (``notesdb.links.anchors``)
+    anchors: list[list[str]] = field(default_factory=list)
 
 
 def parse_note(path: str, data: bytes) -> Note:
@@ -241,6 +243,7 @@ def _parse(path: str, data: bytes) -> Note:
         return _empty_note(path, problems + [_P_EMPTY])
 
     links = link_targets(text, path)  # front matter included: Obsidian's properties hold links too
+    anchors = link_anchors(text, path)
     meta, text = _front_matter(text, problems)
     template = _is_template(text)
 
@@ -294,6 +297,7 @@ def _parse(path: str, data: bytes) -> Note:
         problems=problems,
         template=template,
         links=links,
+        anchors=anchors,
     )
 
 

@@ -13,7 +13,7 @@ from sqlite_utils import Database
 from conftest import indexed_connection, write_and_index
 from notesdb.db import open_db
 from notesdb.decide import decide
-from notesdb.links import MAX_TARGETS, linked, links_to, names_index, resolve, targets
+from notesdb.links import MAX_ANCHOR_CHARS, MAX_INCOMING_CHARS, MAX_TARGETS, anchor_text, anchors, incoming, linked, links_to, names_index, resolve, targets
 from notesdb.migrations import migrations
 from notesdb.parse import parse_note
 from notesdb.sync import sync
@@ -233,3 +233,151 @@ def test_a_note_kept_in_two_folders_is_one_subject(tmp_path: Path) -> None:
         d = decide(conn, "from the meeting notes: when is the invoice due and what budget did we agree")
     assert d.top_scores[0]["evidence"] == d.top_scores[1]["evidence"]
     assert (d.spoken, d.route) == (False, "tie")
+
+
+# --- anchor text: what a note's links call the notes they name ------------------------------------
+
+
+def test_anchor_text_is_read_from_markdown_and_wiki_links_with_their_inline_code() -> None:
+    text = (
+        "I recently [wired up `delta` as my default pager and differ for\n`git`](git/better-diffs-with-delta.md).\n"
+        "See [[voice-bay|the mic build]], [[Heron]] and [up](../README.md); [the Athena\n"
+        "problem](https://til.example.net/aws/athena-key-does-not-exist) and [a site](https://example.org/about).\n"
+        "`[in code](x.md)` ![a photo](photo.md) [a pdf](manual.pdf) [**bold** words](<Wind vane.md>)\n"
+        "```\n[in a fence](y.md)\n```\n<!-- [in a comment](z.md) -->\n"
+    )
+    assert anchors(text, "unix/notes.md") == [
+        ["voice-bay", "", "the mic build"],
+        ["/unix/git/better-diffs-with-delta", "git/better-diffs-with-delta", "wired up delta as my default pager and differ for git"],
+        ["/readme", "", "up"],
+        ["", "aws/athena-key-does-not-exist", "the Athena problem"],
+        ["/unix/wind vane", "", "**bold** words"],
+    ]  # a web page of one part ("/about") could be any page: no tail
+    assert anchors("no links here", "a.md") == [] and anchors("[text](#heading)", "a.md") == []
+    long = anchors(f"[{'word ' * 100}](other.md)", "a.md")
+    assert len(long[0][2]) == MAX_ANCHOR_CHARS
+
+
+def test_incoming_anchor_text_goes_to_the_note_each_link_names() -> None:
+    linking = [
+        ("unix/notes.md", json.dumps([
+            ["/unix/git/delta", "git/delta", "the delta pager"],  # no unix/git/delta.md: the path's end names it
+            ["voice-bay", "", "the mic build"],
+            ["/unix/notes", "", "this very note"],  # a link to itself
+            ["", "aws/athena", "to break Athena"],
+            ["sensors", "", "the sensors"],  # two notes of that name, none in unix/
+            ["/projects/heron", "", "Heron"],
+            ["/gone", "", "a note since deleted"],
+            "not a link",
+        ])),
+        ("projects/notes2.md", json.dumps([["sensors", "", "our sensors"], ["voice-bay", "", "The Mic Build"]])),
+        ("broken.md", "{not json"),
+    ]
+    paths = ["unix/notes.md", "projects/notes2.md", "broken.md", "jb/git/delta.md", "projects/voice-bay.md",
+             "projects/heron.md", "simonw/aws/athena.md", "projects/sensors.md", "garden/sensors.md"]
+    assert incoming(paths, linking) == {
+        "jb/git/delta.md": ["the delta pager"],
+        "projects/voice-bay.md": ["the mic build", "The Mic Build"],
+        "simonw/aws/athena.md": ["to break Athena"],
+        "projects/heron.md": ["Heron"],
+        "projects/sensors.md": ["our sensors"],  # the one in the linking note's folder
+    }
+    # a path the link names exactly wins over a note whose path ends with its tail
+    assert incoming([*paths, "unix/git/delta.md"], linking)["unix/git/delta.md"] == ["the delta pager"]
+    assert "jb/git/delta.md" not in incoming([*paths, "unix/git/delta.md"], linking)
+    # as indexed: once each (case aside), not the note's title or file name, at most MAX_INCOMING_CHARS
+    assert anchor_text(["the mic build", "The Mic Build", "Voice bay", "voice-bay", "mics"], "Voice bay", "projects/voice-bay.md") == (
+        "the mic build\nmics")
+    many = [f"name number {i:03d}" for i in range(300)]
+    assert len(anchor_text(many, "Hub", "hub.md")) <= MAX_INCOMING_CHARS < len("\n".join(many))
+
+
+ANCHORED = {
+    "journal/2024-03.md": "# March\n\nBusy month. I finally [got the garage door opener paired](../home/garage-door.md) "
+    "after two evenings, and the bathroom fan is still loud.\n",
+    "home/garage-door.md": "# Garage door\n\nChamberlain unit, remote code in the drawer. Reset: hold the learn "
+    "button six seconds, then press the remote.\n",
+    "home/bathroom-fan.md": "# Bathroom fan\n\nExtractor over the shower; the humidity switch is set to 70%.\n",
+}
+ANCHOR_MESSAGE = "how did i get the garage door opener paired again"
+
+
+def test_a_note_is_found_by_what_other_notes_call_it(tmp_path: Path) -> None:
+    """The journal holds the message's words where it links to the garage-door note; that note
+    holds them as the link's anchor text (its headings) and is named, not the journal."""
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "n.db", ANCHORED)
+    conn = open_db(db)
+    try:
+        assert dict(conn.execute("SELECT path, anchors FROM notes WHERE anchors != ''")) == {
+            "home/garage-door.md": "got the garage door opener paired"}
+        d = decide(conn, ANCHOR_MESSAGE)
+        assert d.spoken and d.notes == ["home/garage-door.md"], (d.route, d.reasons)
+    finally:
+        conn.close()
+
+
+def test_anchor_text_follows_the_links_as_notes_change(tmp_path: Path) -> None:
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "n.db", ANCHORED)
+    conn = open_db(db)
+
+    def anchored() -> dict[str, str]:
+        sync(conn, vault)
+        return dict(conn.execute("SELECT path, anchors FROM notes WHERE anchors != ''"))
+
+    def matches(word: str) -> list[str]:
+        return [p for (p,) in conn.execute(
+            "SELECT path FROM notes JOIN notes_fts ON notes_fts.rowid = notes.id WHERE notes_fts MATCH ? ORDER BY path",
+            (f"headings:{word}",))]
+
+    try:
+        journal = vault / "journal" / "2024-03.md"
+        journal.write_text("# March\n\nBusy month; the [fan](../home/bathroom-fan.md) is still loud.\n", encoding="utf-8")
+        assert anchored() == {"home/bathroom-fan.md": "fan"} and matches("paired") == []
+        journal.write_text("# March\n\n[[garage-door|the clicker pairing]] and [[newcomer|the new shed]].\n", encoding="utf-8")
+        assert anchored() == {"home/garage-door.md": "the clicker pairing"} and matches("clicker") == ["home/garage-door.md"]
+        (vault / "garden").mkdir()
+        (vault / "garden" / "newcomer.md").write_text("# Newcomer\n\nA shed kit, 2 by 3 metres.\n", encoding="utf-8")
+        assert anchored() == {"home/garage-door.md": "the clicker pairing", "garden/newcomer.md": "the new shed"}
+        journal.unlink()
+        assert anchored() == {} and matches("clicker") == [] and matches("shed") == []
+    finally:
+        conn.close()
+
+
+def test_a_sync_stopped_by_its_deadline_leaves_the_anchor_text_to_the_one_that_finishes(tmp_path: Path) -> None:
+    """The journal's link text changes and a shopping list is edited: a sync past its deadline
+    takes in one note per call (the journal first); the call that finishes, which only wrote
+    the shopping list, still works the garage-door note's anchor text out again."""
+    import time
+
+    shopping = "# Shopping\n\nBulbs, {} fuses.\n"
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "n.db", {**ANCHORED, "lists/shopping.md": shopping.format(2)})
+    (vault / "journal" / "2024-03.md").write_text("# March\n\n[the clicker](../home/garage-door.md).\n", encoding="utf-8")
+    (vault / "lists" / "shopping.md").write_text(shopping.format(3), encoding="utf-8")
+    conn = open_db(db)
+    try:
+        first = sync(conn, vault, deadline=time.monotonic() - 1, min_parsed=1)
+        assert first.incomplete and first.modified == ["journal/2024-03.md"]
+        assert conn.execute("SELECT anchors FROM notes WHERE path = 'home/garage-door.md'").fetchone() == (
+            "got the garage door opener paired",)  # not worked out before the sync finishes
+        second = sync(conn, vault, deadline=time.monotonic() - 1, min_parsed=1)
+        assert not second.incomplete and second.modified == ["lists/shopping.md"]
+        assert conn.execute("SELECT anchors FROM notes WHERE path = 'home/garage-door.md'").fetchone() == ("the clicker",)
+        assert conn.execute("SELECT count(*) FROM meta WHERE key = 'anchors_stale'").fetchone() == (0,)
+    finally:
+        conn.close()
+
+
+def test_a_link_to_a_web_page_is_kept_only_when_its_path_is_a_notes(tmp_path: Path) -> None:
+    """A note's published copy (``https://notes.example.net/home/garage-door``) names the note;
+    a link to any other web page is not kept at all."""
+    notes = {**ANCHORED, "journal/2024-03.md": "# March\n\n[the remote pairing](https://notes.example.net/home/garage-door) "
+             "and [a shop](https://example.org/shop/openers) and [a page](https://example.org/garage-door).\n"}
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "n.db", notes)
+    conn = open_db(db)
+    try:
+        out = json.loads(conn.execute("SELECT anchors_out FROM notes WHERE path = 'journal/2024-03.md'").fetchone()[0])
+        assert out == [["", "home/garage-door", "the remote pairing"]]
+        assert conn.execute("SELECT anchors FROM notes WHERE path = 'home/garage-door.md'").fetchone() == ("the remote pairing",)
+    finally:
+        conn.close()

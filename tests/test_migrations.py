@@ -41,6 +41,18 @@ def as_schema(conn: sqlite3.Connection, version: int, *statements: str) -> None:
     conn.close()
 
 
+def marked_by(db_path: Path, migration) -> list[tuple[str]]:  # type: ignore[no-untyped-def]
+    """Run one migration on a database left as the schema before it (:func:`as_schema`) and
+    return the notes it marks to be read again, by path: a later migration that reads every
+    note again would hide its choice. ``open_db`` then applies it again with the rest."""
+    conn = sqlite3.connect(db_path)
+    with conn:
+        migration(Database(conn))
+    marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = '' ORDER BY path").fetchall()
+    conn.close()
+    return marked
+
+
 def test_blank_database(db_path: Path) -> None:
     conn = open_db(db_path)
     assert {"notes", "notes_fts", "vocab", "decisions", "meta"} <= names(conn, "table")
@@ -51,7 +63,7 @@ def test_blank_database(db_path: Path) -> None:
     assert [c[1] for c in conn.execute("PRAGMA table_info(notes)")] == [
         "id", "path", "title", "desc", "headings", "body", "type", "aliases", "tags",
         "size", "mtime_ns", "hash", "indexed_at", "problems",
-        "title_extra", "desc_extra", "headings_extra", "body_extra", "searchable", "links",
+        "title_extra", "desc_extra", "headings_extra", "body_extra", "searchable", "links", "anchors_out", "anchors",
     ]  # fmt: skip
     assert migrations.pending(Database(conn)) == []
     # the list doctor checks is the migrations' own: every table and view, FTS5's shadow tables aside
@@ -201,13 +213,12 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     with conn:
         apply_counts(conn, Counter({"gits": 1, "smagic": 1}))
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
+    assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 17
-    marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
-    assert marked == [("vcs/git-s-magic-files.md",)]
+    assert user_version(conn) == store.SCHEMA_VERSION == 18
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
-    stats = sync(conn, vault)
-    assert stats.modified == ["vcs/git-s-magic-files.md"]
+    stats = sync(conn, vault)  # (schema 18 reads every note again)
+    assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits OR smagic'").fetchall() == []
     assert conn.execute("SELECT word FROM vocab WHERE word IN ('gits', 'smagic', 'git')").fetchall() == [("git",)]
     extra = conn.execute("SELECT title_extra FROM notes WHERE path = 'vcs/git-s-magic-files.md'").fetchone()[0]
@@ -238,7 +249,7 @@ def test_a_database_made_before_korean_gains_its_everyday_words(tmp_path: Path) 
     before = conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0]
     as_schema(conn, 14, "DELETE FROM lexicon WHERE lang = 'ko'")
     conn = open_db(db_path)
-    assert user_version(conn) == 17
+    assert user_version(conn) == store.SCHEMA_VERSION
     assert conn.execute("SELECT count(*) FROM lexicon WHERE lang != 'ko'").fetchone()[0] == before
     rows = dict(conn.execute("SELECT word, zipf FROM lexicon WHERE lang = 'ko' AND word IN ('안', '서버', '00', 'the')"))
     assert set(rows) == {"안", "서버"}  # Hangul words only
@@ -259,12 +270,11 @@ def test_an_older_database_names_a_folder_readme_by_its_folder(tmp_path: Path) -
     sync(conn, vault)
     assert conn.execute("SELECT title FROM notes WHERE path = 'brews/sabro/README.md'").fetchone() == ("SMaSH Sabro",)
     as_schema(conn, 15, "UPDATE notes SET title = 'README', headings = 'SMaSH Sabro' WHERE path = 'brews/sabro/README.md'")
+    assert marked_by(db_path, migrations_module.m016_reread_folder_notes) == [("brews/sabro/README.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == 17
-    marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = ''").fetchall()
-    assert marked == [("brews/sabro/README.md",)]
-    stats = sync(conn, vault)
-    assert stats.modified == ["brews/sabro/README.md"]
+    assert user_version(conn) == store.SCHEMA_VERSION
+    stats = sync(conn, vault)  # (schema 18 reads every note again)
+    assert sorted(stats.modified) == ["brews/porter.md", "brews/sabro/README.md"]
     assert conn.execute("SELECT title, headings FROM notes WHERE path = 'brews/sabro/README.md'").fetchone() == ("SMaSH Sabro", "")
 
 
@@ -300,11 +310,10 @@ def test_the_upgrade_reads_a_latin1_note_again_as_windows_1252(tmp_path: Path) -
     assert conn.execute("SELECT title FROM notes WHERE path = 'latin1.md'").fetchone() == ("Café crème",)
     replaced = '["not valid UTF-8: undecodable bytes replaced"]'
     as_schema(conn, 16, f"UPDATE notes SET title = 'Caf\ufffd cr\ufffdme', problems = '{replaced}' WHERE path = 'latin1.md'")
+    assert marked_by(db_path, migrations_module.m017_reread_single_byte_notes) == [("latin1.md",), ("stray.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == 17
-    marked = conn.execute("SELECT path FROM notes WHERE size = -1 AND hash = '' ORDER BY path").fetchall()
-    assert marked == [("latin1.md",), ("stray.md",)]
-    stats = sync(conn, vault)
-    assert sorted(stats.modified) == ["latin1.md", "stray.md"]
+    assert user_version(conn) == store.SCHEMA_VERSION
+    stats = sync(conn, vault)  # (schema 18 reads every note again)
+    assert sorted(stats.modified) == ["latin1.md", "plain.md", "stray.md"]
     rows = dict(conn.execute("SELECT path, title FROM notes"))
     assert rows == {"latin1.md": "Café crème", "stray.md": "Brûlée", "plain.md": "Porter"}
