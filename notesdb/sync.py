@@ -726,7 +726,9 @@ def refresh_anchors(conn: sqlite3.Connection) -> int:
     rows whose text is unchanged are not written. Run inside the transaction of a sync that
     finished after a note was added, renamed or removed or its links changed.
 
-    Reads every note's path once: ``bench/anchors.py`` times it (a few ms for 7,000 notes).
+    Reads every note's path once (``bench/anchors.py``, medians on 2 cores: 0.7 ms for the 296
+    notes of the personal vault, 8 ms for 2,448 notes with 160 kept links, 21 ms for 1,062
+    notes with 1,416, 19 ms for 7,219 notes with 79; a tenth to a fifth of such a sync).
 
     :returns: the notes whose anchor text changed
     """
