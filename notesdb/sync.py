@@ -298,6 +298,8 @@ def sync(
         (rel, st.st_size, st.st_mtime_ns) for rel, st in walk_notes(root_path, skip, stats.problems, stats.skipped)
     ]
     stats.scanned = len(walked)
+    if deadline is None:  # anchor text a sync with a deadline left to this one
+        _refresh_stale_anchors(conn)
     if _stored_listing(conn) == _listing(walked):  # as at the end of the last full sync
         stats.elapsed_ms = (time.perf_counter() - t0) * 1000
         return stats
@@ -347,6 +349,7 @@ def sync(
             now=now_iso("seconds"),
             parse=parse_note,
         )
+        run.deadline = deadline
         total = len(changed)
         done = 0
         least = MIN_PARSED if min_parsed < 0 else min_parsed
@@ -569,7 +572,7 @@ class _Run:
     a dataclass costs the hook its creation time on every message.)"""
 
     __slots__ = ("conn", "root", "on_disk", "indexed", "gone_hashes", "stats", "now", "parse", "_names", "_ends",
-                 "links_moved")
+                 "links_moved", "deadline")
 
     def __init__(
         self,
@@ -595,6 +598,7 @@ class _Run:
         #: a note was added, renamed or removed, or its links' anchor text changed: the anchor
         #: text of the notes they name is worked out again once the sync finishes
         self.links_moved = False
+        self.deadline: float | None = None  # the sync's (``time.monotonic()``), or None
 
     def names(self) -> dict[str, list[str]]:
         """The folder's notes by file name (``links.names_index``), made when first asked for."""
@@ -658,7 +662,9 @@ def _parse(run: _Run, rel: str, data: bytes) -> Note:
 
         note.links = resolve(note.links, rel, run.names())
     if note.anchors:  # a link to a web page counts only when its path is a note's (most are not)
-        note.anchors = [a for a in note.anchors if a[0] or a[1] in run.ends()]
+        from notesdb.links import MAX_TARGETS
+
+        note.anchors = [a for a in note.anchors if a[0] or a[1] in run.ends()][:MAX_TARGETS]
     if note.problems:
         run.stats.problems[rel] = list(note.problems)
     if note.template:
@@ -704,10 +710,12 @@ def _write(run: _Run, prepared: list[_Prepared], finished: bool) -> None:
         apply_counts(conn, batch.delta)
         # the anchor text of the notes links name is worked out again when the sync finishes
         # (a sync stopped by its deadline leaves a mark, so that the one that finishes does it)
-        if finished:
-            if run.links_moved or conn.execute("SELECT 1 FROM meta WHERE key = 'anchors_stale'").fetchone():
-                refresh_anchors(conn)
-                conn.execute("DELETE FROM meta WHERE key = 'anchors_stale'")
+        # (and a sync with a deadline leaves a folder of many links to a sync without one:
+        # ``notesdb index``, the resident process)
+        stale = run.links_moved or conn.execute("SELECT 1 FROM meta WHERE key = 'anchors_stale'").fetchone()
+        if stale and finished and (run.deadline is None or _link_bytes(conn) <= ANCHOR_BYTES_IN_DEADLINE):
+            refresh_anchors(conn)
+            conn.execute("DELETE FROM meta WHERE key = 'anchors_stale'")
         elif run.links_moved:
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('anchors_stale', '1')")
         conn.execute(
@@ -718,6 +726,35 @@ def _write(run: _Run, prepared: list[_Prepared], finished: bool) -> None:
         conn.execute("DELETE FROM meta WHERE key = 'listing_hash'")
         if finished and _matches(conn, run.on_disk):
             conn.execute("INSERT INTO meta(key, value) VALUES ('listing_hash', ?)", (_listing_of(run.on_disk),))
+
+
+#: Bytes of stored links (``notes.anchors_out``) above which a sync with a deadline (the hook's)
+#: leaves the anchor text to a sync without one (``notesdb index``, the resident process):
+#: working it out reads every stored link, about 27 ns a byte (3,000 notes of 250 links each,
+#: 75 MB of links: 1.9 s), so 2 MB is about 50 ms. The personal wiki of 1,062 notes keeps 0.2 MB.
+ANCHOR_BYTES_IN_DEADLINE: Final = 2_000_000
+
+
+def _refresh_stale_anchors(conn: sqlite3.Connection) -> None:
+    """Work out the anchor text a sync with a deadline left marked (``meta.anchors_stale``)."""
+    if conn.execute("SELECT 1 FROM meta WHERE key = 'anchors_stale'").fetchone() is None:
+        return
+    lock = _sync_lock(conn, wait=True)
+    try:
+        with transaction(conn):
+            refresh_anchors(conn)
+            conn.execute("DELETE FROM meta WHERE key = 'anchors_stale'")
+    finally:
+        _unlock(lock)
+
+
+def _link_bytes(conn: sqlite3.Connection) -> int:
+    """Bytes of stored links as the last :func:`refresh_anchors` counted them (counted now when
+    it never ran)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'anchor_link_bytes'").fetchone()
+    if row is not None and str(row[0]).isdigit():
+        return int(row[0])
+    return int(conn.execute("SELECT total(length(anchors_out)) FROM notes WHERE anchors_out != '[]'").fetchone()[0])
 
 
 def refresh_anchors(conn: sqlite3.Connection) -> int:
@@ -734,7 +771,10 @@ def refresh_anchors(conn: sqlite3.Connection) -> int:
     """
     from notesdb.links import anchor_text, incoming
 
-    linking = conn.execute("SELECT path, anchors_out FROM notes WHERE anchors_out != '[]'").fetchall()
+    linking = conn.execute("SELECT path, anchors_out FROM notes WHERE anchors_out != '[]' ORDER BY path").fetchall()
+    conn.execute(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES ('anchor_link_bytes', ?)", (str(sum(len(raw) for _, raw in linking)),)
+    )
     had = {path: (rowid, text) for rowid, path, text in conn.execute("SELECT id, path, anchors FROM notes WHERE anchors != ''")}
     if not linking and not had:
         return 0
@@ -790,7 +830,10 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
     if rel in indexed or renamed_from is not None:
         rowid = indexed[renamed_from if renamed_from is not None else rel][0]
         add_counts(batch.delta, row_words(_stored_row(conn, rowid)), -1)
-        if renamed_from is not None or conn.execute("SELECT anchors_out FROM notes WHERE id = ?", (rowid,)).fetchone()[0] != values[-1]:
+        # the anchor text a note keeps leaves out its own title: a new title is worked out too
+        if renamed_from is not None or conn.execute(
+            "SELECT anchors_out, title FROM notes WHERE id = ?", (rowid,)
+        ).fetchone() != (values[-1], note.title):
             run.links_moved = True
         conn.execute(
             """UPDATE notes SET path=?, title=?, desc=?, headings=?, body=?, type=?,
