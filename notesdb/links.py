@@ -82,20 +82,8 @@ def _without_code_or_comments(text: str) -> str:
     if "`" in text:
         text = _INLINE_CODE.sub(" ", text)
     for start, end in _COMMENTS:
-        if start not in text:
-            continue
-        kept, i = [], 0
-        while True:
-            j = text.find(start, i)
-            if j < 0:
-                kept.append(text[i:])
-                break
-            kept.append(text[i:j])
-            k = text.find(end, j + len(start))
-            if k < 0:
-                break  # left open: the rest of the note is the comment
-            i = k + len(end)
-        text = " ".join(kept)
+        if start in text:
+            text = _without_comment(text, start, end)
     return text
 
 
@@ -299,6 +287,8 @@ def anchors(text: str, path: str) -> list[list[str]]:
 
 
 def _without_comment(text: str, start: str, end: str) -> str:
+    """``text`` with each comment from ``start`` to ``end`` replaced by a space (one left open
+    runs to the end of the note); linear: a comment is closed by a plain search."""
     kept, i = [], 0
     while True:
         j = text.find(start, i)

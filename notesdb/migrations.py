@@ -198,6 +198,57 @@ def m007_vocab_drop_place_counts(db: Database) -> None:
     db.execute("PRAGMA user_version = 7")
 
 
+def _notes_text(db: Database, headings: str, comment: str) -> tuple[str, str, str, str]:
+    """Create the view ``notes_text`` (what ``notes_fts`` indexes) with ``headings`` as the SQL
+    of its headings column (``{0}`` standing for the row), and return the four columns' SQL."""
+    title = "{0}.title || ' ' || {0}.aliases || ' ' || {0}.title_extra"
+    desc = "{0}.desc || ' ' || {0}.desc_extra"
+    body = "{0}.body || ' ' || {0}.body_extra"
+    db.execute(
+        f"""
+        CREATE VIEW notes_text AS -- {comment}
+        SELECT id, {title.format('notes')} AS title, {desc.format('notes')} AS desc,
+               {headings.format('notes')} AS headings, {body.format('notes')} AS body
+        FROM notes WHERE searchable
+        """
+    )
+    return title, desc, headings, body
+
+
+def _notes_triggers(db: Database, columns: tuple[str, str, str, str]) -> None:
+    """Create the triggers that keep ``notes_fts`` in line with ``notes``, on ``columns``
+    (:func:`_notes_text`)."""
+
+    def cols(row: str) -> str:
+        return ", ".join(c.format(row) for c in columns)
+
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_ai AFTER INSERT ON notes WHEN new.searchable BEGIN
+            INSERT INTO notes_fts(rowid, title, desc, headings, body) VALUES (new.id, {cols('new')});
+        END
+        """
+    )
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_ad AFTER DELETE ON notes WHEN old.searchable BEGIN
+            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
+            VALUES ('delete', old.id, {cols('old')});
+        END
+        """
+    )
+    db.execute(
+        f"""
+        CREATE TRIGGER notes_au AFTER UPDATE ON notes BEGIN
+            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
+            SELECT 'delete', old.id, {cols('old')} WHERE old.searchable;
+            INSERT INTO notes_fts(rowid, title, desc, headings, body)
+            SELECT new.id, {cols('new')} WHERE new.searchable;
+        END
+        """
+    )
+
+
 @migrations()
 def m008_index_extras(db: Database) -> None:
     """Extra words per column and empty notes kept out of the full-text index.
@@ -225,22 +276,9 @@ def m008_index_extras(db: Database) -> None:
     db.execute("ALTER TABLE notes ADD COLUMN searchable INTEGER NOT NULL DEFAULT 1")
     db.execute("ALTER TABLE vocab ADD COLUMN rev TEXT NOT NULL DEFAULT ''")
     db.execute("CREATE INDEX vocab_rev ON vocab(rev)")
-    title = "{0}.title || ' ' || {0}.aliases || ' ' || {0}.title_extra"
-    desc = "{0}.desc || ' ' || {0}.desc_extra"
-    headings = "{0}.headings || ' ' || {0}.tags || ' ' || {0}.headings_extra"
-    body = "{0}.body || ' ' || {0}.body_extra"
-
-    def cols(row: str) -> str:
-        return ", ".join(c.format(row) for c in (title, desc, headings, body))
-
-    db.execute(
-        f"""
-        CREATE VIEW notes_text AS -- what notes_fts indexes: aliases count as title, tags as
-        -- headings, each column's extra words go with it; notes with no text are left out
-        SELECT id, {title.format('notes')} AS title, {desc.format('notes')} AS desc,
-               {headings.format('notes')} AS headings, {body.format('notes')} AS body
-        FROM notes WHERE searchable
-        """
+    columns = _notes_text(
+        db, "{0}.headings || ' ' || {0}.tags || ' ' || {0}.headings_extra",
+        "what notes_fts indexes: aliases count as title, tags as\n        -- headings, each column's extra words go with it; notes with no text are left out",
     )
     db.execute(
         """
@@ -252,31 +290,7 @@ def m008_index_extras(db: Database) -> None:
         """
     )
     db.execute("INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(3.0, 2.0, 2.0, 1.0)')")
-    db.execute(
-        f"""
-        CREATE TRIGGER notes_ai AFTER INSERT ON notes WHEN new.searchable BEGIN
-            INSERT INTO notes_fts(rowid, title, desc, headings, body) VALUES (new.id, {cols('new')});
-        END
-        """
-    )
-    db.execute(
-        f"""
-        CREATE TRIGGER notes_ad AFTER DELETE ON notes WHEN old.searchable BEGIN
-            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
-            VALUES ('delete', old.id, {cols('old')});
-        END
-        """
-    )
-    db.execute(
-        f"""
-        CREATE TRIGGER notes_au AFTER UPDATE ON notes BEGIN
-            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
-            SELECT 'delete', old.id, {cols('old')} WHERE old.searchable;
-            INSERT INTO notes_fts(rowid, title, desc, headings, body)
-            SELECT new.id, {cols('new')} WHERE new.searchable;
-        END
-        """
-    )
+    _notes_triggers(db, columns)
     db.execute(
         "CREATE VIRTUAL TABLE notes_fts_terms USING fts5vocab(notes_fts, instance)"
         " -- every occurrence of every indexed word: term, doc (= notes.id), col, offset"
@@ -471,48 +485,10 @@ def m018_anchor_text(db: Database) -> None:
     for trigger in ("notes_ai", "notes_ad", "notes_au"):
         db.execute(f"DROP TRIGGER IF EXISTS {trigger}")
     db.execute("DROP VIEW IF EXISTS notes_text")
-    title = "{0}.title || ' ' || {0}.aliases || ' ' || {0}.title_extra"
-    desc = "{0}.desc || ' ' || {0}.desc_extra"
-    headings = "{0}.headings || ' ' || {0}.tags || ' ' || {0}.headings_extra || ' ' || {0}.anchors"
-    body = "{0}.body || ' ' || {0}.body_extra"
-
-    def cols(row: str) -> str:
-        return ", ".join(c.format(row) for c in (title, desc, headings, body))
-
-    db.execute(
-        f"""
-        CREATE VIEW notes_text AS -- what notes_fts indexes: aliases count as title, tags and the
-        -- anchor text of links to the note as headings, each column's extra words go with it;
-        -- notes with no text are left out
-        SELECT id, {title.format('notes')} AS title, {desc.format('notes')} AS desc,
-               {headings.format('notes')} AS headings, {body.format('notes')} AS body
-        FROM notes WHERE searchable
-        """
+    columns = _notes_text(
+        db, "{0}.headings || ' ' || {0}.tags || ' ' || {0}.headings_extra || ' ' || {0}.anchors",
+        "what notes_fts indexes: aliases count as title, tags and the\n        -- anchor text of links to the note as headings, each column's extra words go with it;\n        -- notes with no text are left out",
     )
-    db.execute(
-        f"""
-        CREATE TRIGGER notes_ai AFTER INSERT ON notes WHEN new.searchable BEGIN
-            INSERT INTO notes_fts(rowid, title, desc, headings, body) VALUES (new.id, {cols('new')});
-        END
-        """
-    )
-    db.execute(
-        f"""
-        CREATE TRIGGER notes_ad AFTER DELETE ON notes WHEN old.searchable BEGIN
-            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
-            VALUES ('delete', old.id, {cols('old')});
-        END
-        """
-    )
-    db.execute(
-        f"""
-        CREATE TRIGGER notes_au AFTER UPDATE ON notes BEGIN
-            INSERT INTO notes_fts(notes_fts, rowid, title, desc, headings, body)
-            SELECT 'delete', old.id, {cols('old')} WHERE old.searchable;
-            INSERT INTO notes_fts(rowid, title, desc, headings, body)
-            SELECT new.id, {cols('new')} WHERE new.searchable;
-        END
-        """
-    )
+    _notes_triggers(db, columns)
     _reread(db, "1")  # every note
     db.execute("PRAGMA user_version = 18")
