@@ -11,7 +11,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -320,14 +319,16 @@ def test_missing_datasette_is_one_error_line(tmp_path: Path) -> None:
 def test_stopping_the_command_stops_datasette(tmp_path: Path) -> None:
     """SIGTERM to ``notesdb datasette`` reaches Datasette: the port closes, the metadata goes."""
     env = _env(tmp_path)
+    own_tmp = tmp_path / "tmp"  # the command's own temporary folder: other tests run beside this one
+    own_tmp.mkdir()
+    env["TMPDIR"] = str(own_tmp)
     db = tmp_path / "x.db"
-    tmp_dirs = set(Path(tempfile.gettempdir()).glob("notesdb-datasette-*"))
     proc, base = _start(EXAMPLES, db, env)
-    assert len(set(Path(tempfile.gettempdir()).glob("notesdb-datasette-*")) - tmp_dirs) == 1
+    assert len(list(own_tmp.glob("notesdb-datasette-*"))) == 1
     with urllib.request.urlopen(f"{base}/-/metadata.json", timeout=30) as r:
         assert list(json.load(r)["databases"]) == ["x"]
     _stop(proc)
     assert proc.returncode in (0, 128 + signal.SIGTERM)  # Datasette stopped, or ended by the signal
     with pytest.raises(OSError):
         urllib.request.urlopen(f"{base}/-/versions.json", timeout=5)
-    assert set(Path(tempfile.gettempdir()).glob("notesdb-datasette-*")) <= tmp_dirs
+    assert list(own_tmp.glob("notesdb-datasette-*")) == []
