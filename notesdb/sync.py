@@ -708,10 +708,10 @@ def _write(run: _Run, prepared: list[_Prepared], finished: bool) -> None:
                 conn.execute("DELETE FROM notes WHERE id = ?", (rowid,))
                 run.stats.removed.append(rel)
         apply_counts(conn, batch.delta)
-        # the anchor text of the notes links name is worked out again when the sync finishes
-        # (a sync stopped by its deadline leaves a mark, so that the one that finishes does it)
-        # (and a sync with a deadline leaves a folder of many links to a sync without one:
-        # ``notesdb index``, the resident process)
+        # The anchor text of the notes links name is worked out again when the sync finishes.
+        # A sync stopped by its deadline leaves a mark for the one that finishes; a sync with a
+        # deadline leaves a folder of many links to one without (``notesdb index``, the
+        # resident process), which reads the mark first thing (:func:`_refresh_stale_anchors`).
         stale = run.links_moved or conn.execute("SELECT 1 FROM meta WHERE key = 'anchors_stale'").fetchone()
         if stale and finished and (run.deadline is None or _link_bytes(conn) <= ANCHOR_BYTES_IN_DEADLINE):
             refresh_anchors(conn)
@@ -736,16 +736,21 @@ ANCHOR_BYTES_IN_DEADLINE: Final = 2_000_000
 
 
 def _refresh_stale_anchors(conn: sqlite3.Connection) -> None:
-    """Work out the anchor text a sync with a deadline left marked (``meta.anchors_stale``)."""
+    """Work out the anchor text a sync with a deadline left marked (``meta.anchors_stale``).
+    A database that cannot be written (read-only storage) keeps the mark and answers as it is:
+    the anchor text is a help to ranking, never a reason for a command to fail."""
     if conn.execute("SELECT 1 FROM meta WHERE key = 'anchors_stale'").fetchone() is None:
         return
-    lock = _sync_lock(conn, wait=True)
     try:
-        with transaction(conn):
-            refresh_anchors(conn)
-            conn.execute("DELETE FROM meta WHERE key = 'anchors_stale'")
-    finally:
-        _unlock(lock)
+        lock = _sync_lock(conn, wait=True)
+        try:
+            with transaction(conn):
+                refresh_anchors(conn)
+                conn.execute("DELETE FROM meta WHERE key = 'anchors_stale'")
+        finally:
+            _unlock(lock)
+    except (sqlite3.Error, OSError):
+        return
 
 
 def _link_bytes(conn: sqlite3.Connection) -> int:

@@ -451,3 +451,18 @@ def test_a_last_line_of_backticks_without_a_line_end_ends_no_link() -> None:
     run = "`" * 40_000
     assert _FENCE.sub(" ", "[a](b.md)\n" + run) == "[a](b.md)\n" + run
     assert targets("[a](b.md)\n" + run, "n.md") == ["/b"] and anchors("[a](b.md)\n" + run, "n.md") == [["/b", "", "a"]]
+
+
+def test_a_database_that_cannot_be_written_keeps_its_anchor_text_marked(tmp_path: Path) -> None:
+    """A sync without a deadline on a read-only connection answers as before: the marked
+    anchor text stays marked (a help to ranking, never a reason for a command to fail)."""
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "n.db", ANCHORED)
+    with sqlite3.connect(db) as rw:
+        rw.execute("INSERT INTO meta(key, value) VALUES ('anchors_stale', '1')")
+    rw.close()
+    ro = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        assert sync(ro, vault).modified == []
+        assert ro.execute("SELECT count(*) FROM meta WHERE key = 'anchors_stale'").fetchone() == (1,)
+    finally:
+        ro.close()
