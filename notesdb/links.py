@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from typing import Final, Iterable
 
 __all__ = ["MAX_TARGETS", "AMBIGUOUS", "targets", "names_index", "resolve", "links_to", "linked", "anchors", "path_ends",
-           "incoming", "anchor_text"]
+           "incoming", "anchor_text", "read_links"]
 
 #: Targets kept per note at most, in the order they first appear: a hub note listing thousands
 #: of others keeps its first ones (a candidate's targets are read with every message).
@@ -74,17 +74,30 @@ def _relative(target: str, here: str) -> str | None:
     return "/" + full
 
 
-def _without_code_or_comments(text: str) -> str:
-    """``text`` with code (fenced and inline) and comments replaced by spaces; linear in its
-    length (a comment is closed by a plain search, never by backtracking)."""
+def _without_fences_or_comments(text: str) -> str:
+    """``text`` with fenced code and comments replaced by spaces; linear in its length (a
+    comment is closed by a plain search, never by backtracking)."""
     if "```" in text or "~~~" in text:
         text = _FENCE.sub(" ", text)
-    if "`" in text:
-        text = _INLINE_CODE.sub(" ", text)
     for start, end in _COMMENTS:
         if start in text:
             text = _without_comment(text, start, end)
     return text
+
+
+def _note_link(raw: str, here: str) -> tuple[str, str] | None:
+    """A Markdown link's target ``raw`` as a note: ``(path target, folded path as written)``,
+    the path target from the root after a ``/`` ("" when it leaves the notes folder); None for
+    a link with a scheme (a web page, mail) or to a folder or another kind of file."""
+    if _SCHEME.match(raw) or "[" in raw or "]" in raw:
+        return None
+    raw = urllib.parse.unquote(raw.split("#", 1)[0])
+    name = raw.rsplit("/", 1)[-1]
+    if not name or ("." in name and not name.lower().endswith(".md")):
+        return None  # a folder, or another kind of file (an image, a PDF)
+    t = _fold(raw)
+    rel = ("/" + posixpath.normpath(t.lstrip("/"))) if t.startswith("/") else _relative(t, here)
+    return rel or "", t
 
 
 def _wiki_target(t: str, here: str) -> str | None:
@@ -105,7 +118,22 @@ def targets(text: str, path: str) -> list[str]:
     """
     if "[" not in text:
         return []
-    text = _without_code_or_comments(text)
+    return _targets(_without_fences_or_comments(text), path)
+
+
+def read_links(text: str, path: str) -> tuple[list[str], list[list[str]]]:
+    """:func:`targets` and :func:`anchors` of one note, its code fences and comments taken out
+    once for both (the index reads every note it parses this way)."""
+    if "[" not in text:
+        return [], []
+    bare = _without_fences_or_comments(text)
+    return _targets(bare, path), _anchors(bare, path)
+
+
+def _targets(text: str, path: str) -> list[str]:
+    """:func:`targets` of a note whose fences and comments are taken out."""
+    if "`" in text:
+        text = _INLINE_CODE.sub(" ", text)
     here = posixpath.dirname(_fold(path))
     found: dict[str, None] = {}
     for m in _WIKI.finditer(text):
@@ -115,17 +143,9 @@ def targets(text: str, path: str) -> list[str]:
         if len(found) >= MAX_TARGETS:
             return list(found)
     for m in _MARKDOWN.finditer(text):
-        raw = m.group(1) or m.group(2) or m.group(3) or m.group(4)
-        if _SCHEME.match(raw) or "[" in raw or "]" in raw:
-            continue
-        raw = urllib.parse.unquote(raw.split("#", 1)[0])
-        name = raw.rsplit("/", 1)[-1]
-        if not name or ("." in name and not name.lower().endswith(".md")):
-            continue  # a folder, or another kind of file (an image, a PDF)
-        t = _fold(raw)
-        rel = ("/" + posixpath.normpath(t.lstrip("/"))) if t.startswith("/") else _relative(t, here)
-        if rel is not None:
-            found.setdefault(rel, None)
+        link = _note_link(m.group(1) or m.group(2) or m.group(3) or m.group(4), here)
+        if link is not None and link[0]:
+            found.setdefault(link[0], None)
         if len(found) >= MAX_TARGETS:
             break
     return list(found)
@@ -240,11 +260,11 @@ def anchors(text: str, path: str) -> list[list[str]]:
     """
     if "[" not in text:
         return []
-    if "```" in text or "~~~" in text:
-        text = _FENCE.sub(" ", text)
-    for start, end in _COMMENTS:
-        if start in text:
-            text = _without_comment(text, start, end)
+    return _anchors(_without_fences_or_comments(text), path)
+
+
+def _anchors(text: str, path: str) -> list[list[str]]:
+    """:func:`anchors` of a note whose fences and comments are taken out."""
     codes: list[str] = []
 
     def mark(m: re.Match[str]) -> str:
@@ -273,15 +293,9 @@ def anchors(text: str, path: str) -> list[list[str]]:
         if web:
             add("", _tail(_fold(urllib.parse.unquote(web.group(1)))), m.group(2), m.start())
             continue
-        if _SCHEME.match(raw) or "[" in raw or "]" in raw:
-            continue
-        raw = urllib.parse.unquote(raw.split("#", 1)[0])
-        name = raw.rsplit("/", 1)[-1]
-        if not name or ("." in name and not name.lower().endswith(".md")):
-            continue
-        t = _fold(raw)
-        key = ("/" + posixpath.normpath(t.lstrip("/"))) if t.startswith("/") else _relative(t, here)
-        add(key or "", _tail(t), m.group(2), m.start())
+        link = _note_link(raw, here)
+        if link is not None:
+            add(link[0], _tail(link[1]), m.group(2), m.start())
     found.sort(key=lambda f: f[0])  # in the note's order
     return [link for _, link in found[:MAX_ANCHORS_READ]]
 

@@ -31,7 +31,7 @@ from typing import Any, Final
 import yaml
 from markdown_it import MarkdownIt
 
-from notesdb.links import anchors as link_anchors, targets as link_targets
+from notesdb.links import read_links
 from notesdb.text import FORMAT_CLASS
 from notesdb.vocab import FOLDER_NOTE_STEMS
 
@@ -242,8 +242,7 @@ def _parse(path: str, data: bytes) -> Note:
     if not text.strip():
         return _empty_note(path, problems + [_P_EMPTY])
 
-    links = link_targets(text, path)  # front matter included: Obsidian's properties hold links too
-    anchors = link_anchors(text, path)
+    links, anchors = read_links(text, path)  # front matter included: Obsidian's properties hold links too
     meta, text = _front_matter(text, problems)
     template = _is_template(text)
 
