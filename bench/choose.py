@@ -100,6 +100,7 @@ AXES: dict[str, tuple[float, ...]] = {
     "subject_held": (0.8, 0.9, 1.0, 1.1),
     "subject_max_zipf": (2.5, 3.0, 3.5, 4.0, 4.5),
     "subject_min_lead": (1.1, 1.25, 1.5, 2.0, 99.0),
+    "tie_max_zipf": (0.0, 2.5, 3.0, 3.5, 4.0),
     "title_share": (0.25, 0.34, 0.5, 0.67),
     "title_held": (0.0, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7),
     "off_title_words": (0, 6, 8, 10, 12),

@@ -4,7 +4,9 @@ An eager tool is worse than none, so the gate speaks only when the top note clea
 tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and near ties) and at
 least ``min_lead`` times its evidence, unless it is the only candidate, or unless the notes it
 does not lead are linked with it and with each other (:func:`linked_tie`: one subject written up
-in several notes, judged as the top note against the rest and named together); and the message
+in several notes, judged as the top note against the rest and named together), or unless the
+message is nothing but words English does not know that each of them is about
+(:func:`subject_tie`: "kimchi" naming the kimchi and the kimchi jjigae); and the message
 must name the top note's subject or be mostly its words (:func:`off_title`: a general question
 that shares two or three words with a how-to note is neither). Then it speaks through
 the first of ten routes whose thresholds are met (:func:`verdict`):
@@ -33,7 +35,9 @@ the first of ten routes whose thresholds are met (:func:`verdict`):
    does pip keep its cache" names ``pip-cache.md``), and of no other candidate (:func:`full_name`).
 10. ``subject``: the message is nothing but words the note is about, words English rarely
    uses, and no other note about them comes near it: a message that only names the thing
-   ("garrigue", "minestr", "focacia") (:func:`subject_words`).
+   ("garrigue", "minestr", "focacia") (:func:`subject_words`). When two or three notes tie
+   and each is about every such word, and the words are ones English does not know, they are
+   named together (:func:`subject_tie`).
 
 Anything else stays silent, with the reason. A note after the first is named on its own merit:
 evidence that the notes named before it lack, at a coverage near the top note's.
@@ -66,7 +70,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "title_words", "title_share", "coined_name", "off_title", "many_words", "many_words_lead", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "subject_tie", "title_words", "title_share", "coined_name", "off_title", "many_words", "many_words_lead", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -311,6 +315,44 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
         for j in range(i + 1, len(group)):
             if not (linked(a.path, found[i], group[j].path, found[j]) or copies(a, group[j])):
                 return []
+    return group
+
+
+def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
+    """The top note and the notes it ties with, when the message is nothing but words each of
+    them is about and English does not know: one question that several notes answer.
+
+    "kimchi", with the notes ``sides/kimchi.md`` and ``soups/kimchi-jjigae.md`` both titled
+    with it, is a tie no word of the message can break; the user asks about the thing both
+    notes are about, and either is a right answer. A tie on an everyday word is not one
+    subject ("what's a haiku" against two pages on the Haiku system's tools), nor a tie the
+    message is more than those words ("what's the capital of norway" against three Norway
+    notes): those stay silent.
+
+    :param cands: candidates, best first
+    :param settings: ``min_lead`` (what a clear lead is), ``tie_max_zipf`` and the ``subject``
+        route's bars
+    :returns: ``[top, tied...]`` in ranking order: the top and every candidate it does not
+        clearly lead, when there are two to ``MAX_NOTES`` of them and each is wholly about the
+        message (:func:`subject_words` against the candidates outside them: each leads every
+        other candidate about those words ``subject_min_lead`` times) in words rarer in
+        English than Zipf ``tie_max_zipf``; else ``[]``
+    """
+    if len(cands) < 2 or _led(cands[0], cands[1], settings):
+        return []
+    top = cands[0]
+    group = [top]
+    for c in cands[1:]:
+        if _led(top, c, settings):
+            break
+        group.append(c)
+        if len(group) > MAX_NOTES:
+            return []
+    rest = cands[len(group):]
+    for c in group:
+        words = subject_words(c, rest, settings)
+        if not words or any(h.zipf >= settings.tie_max_zipf for h in words):
+            return []
     return group
 
 
@@ -601,7 +643,9 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
     ``min_lead`` times its evidence, unless it is the only candidate, or unless every note it
     does not lead is linked with it (:func:`linked_tie`: one subject in linked notes, judged as
     the top note against the other candidates and named together; ``join_linked`` False: not
-    looked for); and it must not be
+    looked for), or unless the message is nothing but words rare in English each of the notes
+    it does not lead is about (:func:`subject_tie`: route ``subject``, named together); and it
+    must not be
     :func:`off_title` (route ``off-title``: the message holds less than ``title_share`` of the
     words of each of its names, title, file name and aliases, and it holds less than
     ``title_held`` of the message). Then the first route
@@ -651,7 +695,8 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
     if tied(top, second) or ahead < settings.min_lead:
         group = linked_tie(cands, settings) if join_linked else []
         if not group:
-            return Route.TIE, []
+            shared = subject_tie(cands, settings) if join_linked else []
+            return (Route.SUBJECT, shared) if shared else (Route.TIE, [])
         from notesdb.rank import Ranking  # imported already by whoever ranked
 
         # one subject in linked notes: the first of them judged against the other notes
@@ -844,7 +889,17 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         if off_title(top, s) and not many_words(top, ahead, s):
             d.reasons.extend(_off_title_why(top, ahead, s, "and"))
         return d
-    d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s, cands[1:]))
+    shared = subject_tie(cands, s) if route == Route.SUBJECT and not group else []
+    if shared:
+        words = subject_words(top, cands[len(shared):], s)
+        d.reasons.append(
+            f"spoke by subject, for notes that tie: the message is nothing but "
+            f"{', '.join(h.word for h in words)}, which each of them is about and English does not "
+            f"know (Zipf < {s.tie_max_zipf}), and no other candidate about it comes within "
+            f"{s.subject_min_lead}x of any of them: one question several notes answer, named together"
+        )
+    else:
+        d.reasons.append("spoke by " + _spoke_why(route, top, second, ahead, gap, rare, s, cands[1:]))
     if off_title(top, s):  # so many_words let it past
         d.reasons.append(
             f"the message names none of the note's subject (it holds {title_share(top) or 0.0:.2f} < {s.title_share} of "
@@ -852,6 +907,12 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
             f"{many_words_lead(_words(top, s), s):.2f}x: let past for its words"
         )
     for c in named[1:]:
+        if c in shared:
+            d.reasons.append(
+                f"also {c.path}: it ties with the top note (evidence {c.evidence:.2f}, lead "
+                f"{lead(top, c):.2f}x < {s.min_lead}x) and is about every word of the message too"
+            )
+            continue
         if c in group:
             d.reasons.append(
                 f"also {c.path}: it ties with the top note (evidence {c.evidence:.2f}, lead "

@@ -133,6 +133,17 @@ class Settings:
     subject_held: float = 1.0
     subject_max_zipf: float = 4.0
     subject_min_lead: float = 1.5
+    #: the subject route for notes that tie (``notesdb.gate.subject_tie``): two to three notes
+    #: the top note does not clearly lead, each wholly about the message (``subject_words``
+    #: against the candidates outside them), in words rarer in English than this Zipf: named
+    #: together ("kimchi" names the kimchi and the kimchi jjigae, "chezmoi" the two notes on
+    #: dotfiles kept with it). 3.0 is ``sole_max_zipf``, the lowest Zipf of the English word
+    #: list notesdb ships: a word English does not know. Measured on every labelled half, the
+    #: blind folders and the 510 generic messages against each folder: 3.0 adds 5 hits (tuning
+    #: halves 4, check halves 1) and nothing wrong; 3.2 to 3.5 add a generic false alarm in
+    #: the technical notes ("what's a haiku", haiku 3.08, naming two pages of the Haiku
+    #: system's tools); 4.0 also "I'm cracking up" (3.92). 0 switches it off
+    tie_max_zipf: float = 3.0
     #: strong route: the lead it needs over the second (every route needs ``min_lead``; a
     #: coding request adding up everyday words past ``strong_evidence`` has little lead).
     #: Swept 1.1-1.5 with ``bench/choose.py``: see the README's figures for the choice

@@ -1,0 +1,101 @@
+"""The subject route for notes that tie (``notesdb.gate.subject_tie``): a message that is
+nothing but a word English does not know, which two or three notes are each about, names them
+together; a tie on an everyday word, on more than the shared word, or of more than three notes
+stays silent. On an invented folder indexed into a real SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from conftest import indexed_connection
+from notesdb.decide import decide
+from notesdb.settings import Settings
+from test_reading_folders import FILLER
+
+NOTES = dict(FILLER)
+NOTES.update(
+    {
+        "sides/kimchi.md": "# Napa cabbage kimchi\n\nSalt the cabbage overnight, rinse three times, then the "
+        "paste: garlic, ginger, fish sauce and chilli flakes. Ferments five days on the counter.\n",
+        "soups/kimchi-stew.md": "# Kimchi stew\n\nSour, old cabbage makes the best stew: pork belly, tofu, "
+        "a spoon of chilli paste, simmered twenty minutes.\n",
+        "kitchen/fridge.md": "# Fridge\n\nThe top shelf is for ferments: the kimchi jar, miso, pickles.\n",
+        "computers/haiku-os.md": "# Haiku on the old laptop\n\nInstalled from USB; wifi works, sleep does not.\n",
+        "computers/haiku-packages.md": "# Haiku packages\n\npkgman installs and updates; the depot holds "
+        "the rest.\n",
+        "hobbies/quilting-patterns.md": "# Quilting patterns\n\nLog cabin for the spare bed, flying geese next.\n",
+        "hobbies/quilting-fabric.md": "# Quilting fabric\n\nFat quarters from the market, washed before cutting.\n",
+        "hobbies/quilting-group.md": "# Quilting group\n\nThursdays at the library, bring a project.\n",
+        "hobbies/quilting-frame.md": "# Quilting frame\n\nBorrowed from Nadia, stored in the loft.\n",
+    }
+)
+
+
+@pytest.fixture()
+def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    with indexed_connection(tmp_path, NOTES) as c:
+        yield c
+
+
+def test_a_tie_of_notes_each_about_the_one_word_of_the_message_names_them_together(
+    conn: sqlite3.Connection,
+) -> None:
+    """"kimchi": the two notes titled with it tie (the fridge note holds it in its body, far
+    behind); either is a right answer, so both are named, and --explain says why."""
+    d = decide(conn, "kimchi")
+    assert (d.spoken, d.route, sorted(d.notes)) == (True, "subject", ["sides/kimchi.md", "soups/kimchi-stew.md"])
+    assert "kitchen/fridge.md" not in d.notes
+    other = d.notes[1]
+    assert any(
+        r.startswith(
+            "spoke by subject, for notes that tie: the message is nothing but kimchi, which each of them "
+            "is about and English does not know (Zipf < 3.0), and no other candidate about it comes "
+            "within 1.5x of any of them: one question several notes answer, named together"
+        )
+        for r in d.reasons
+    ), d.reasons
+    assert any(r.startswith(f"also {other}: it ties with the top note (evidence ") for r in d.reasons), d.reasons
+    assert d.line.count(".md") == 2
+
+
+def test_switched_off_the_tie_stays_silent(conn: sqlite3.Connection) -> None:
+    """``tie_max_zipf`` 0: no word is rare enough, and the tie is a tie again (the gate before
+    this route)."""
+    d = decide(conn, "kimchi", replace(Settings(), tie_max_zipf=0.0))
+    assert (d.spoken, d.route) == (False, "tie")
+
+
+@pytest.mark.parametrize(
+    ("message", "route"),
+    [
+        # an everyday word (Zipf 3.08): two pages on the Haiku system are not what a poem is
+        ("haiku", "tie"),
+        # the message is more than the word the notes share: nothing breaks the tie
+        ("kimchi with leftover rice", "tie"),
+    ],
+)
+def test_a_tie_on_an_everyday_word_or_more_than_the_shared_word_stays_silent(
+    conn: sqlite3.Connection, message: str, route: str
+) -> None:
+    d = decide(conn, message)
+    assert (d.spoken, d.route) == (False, route), d.reasons
+
+
+def test_more_than_three_tied_notes_stay_silent(tmp_path: Path) -> None:
+    """Four notes titled "Quilting ...": naming three of them would leave out one as right as
+    those named, so the gate says nothing (a line names three notes at most). With three, the
+    same message names them. (Zipf bar raised: "quilting" is an English word.)"""
+    anything = replace(Settings(), tie_max_zipf=9.0)
+    with indexed_connection(tmp_path / "four", NOTES) as c:
+        four = decide(c, "quilting", anything)
+    assert (four.spoken, four.route) == (False, "tie"), four.reasons
+    fewer = {k: v for k, v in NOTES.items() if k != "hobbies/quilting-frame.md"}
+    with indexed_connection(tmp_path / "three", fewer) as c:
+        three = decide(c, "quilting", anything)
+    assert (three.spoken, three.route, len(three.notes)) == (True, "subject", 3), three.reasons
+    assert all(p.startswith("hobbies/quilting-") for p in three.notes)
