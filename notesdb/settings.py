@@ -74,7 +74,7 @@ class Settings:
     ahead_lead_cap: float = 3.0
     ahead_words: int = 2
     #: sole route: the top note holds a word of the message that at most ``sole_doc_freq`` notes
-    #: hold and the second note lacks, a word of letters English does not know (Zipf below
+    #: hold and the second note lacks, a name-shaped word (letters, or letters and digits) English does not know (Zipf below
     #: ``sole_max_zipf``: a name, a place, a term of a trade, wherever in the note it sits);
     #: the note leads the second at least ``sole_min_lead`` times and holds at least
     #: ``sole_held`` of the message's possible evidence (``Candidate.held``: its words wherever
