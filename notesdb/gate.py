@@ -342,7 +342,8 @@ def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
         clearly lead, when there are two to ``MAX_NOTES`` of them and each is wholly about the
         message (:func:`subject_words` against the candidates outside them: each leads every
         other candidate about those words ``subject_min_lead`` times) in words rarer in
-        English than Zipf ``tie_max_zipf``; else ``[]``
+        English than Zipf ``tie_max_zipf``, and none is :func:`off_title` (as every route's
+        note must not be); else ``[]``
     """
     if len(cands) < 2 or _led(cands[0], cands[1], settings):
         return []
@@ -357,7 +358,7 @@ def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     rest = cands[len(group):]
     for c in group:
         words = subject_words(c, rest, settings)
-        if not words or any(h.zipf >= settings.tie_max_zipf for h in words):
+        if not words or any(h.zipf >= settings.tie_max_zipf for h in words) or off_title(c, settings):
             return []
     return group
 

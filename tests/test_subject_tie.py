@@ -63,6 +63,15 @@ def test_a_tie_of_notes_each_about_the_one_word_of_the_message_names_them_togeth
     assert d.line.count(".md") == 2
 
 
+def test_a_tied_note_off_the_message_s_title_keeps_the_tie_silent(conn: sqlite3.Connection) -> None:
+    """Settings that ask a message to hold 0.6 of a note's title whatever share of the message
+    the note holds: "kimchi" is 1/3 of "Napa cabbage kimchi" and 1/2 of "Kimchi stew", so
+    neither note is named, as no route names an off-title note. (The explanation of a tie
+    named with an off-title note once raised TypeError.)"""
+    d = decide(conn, "kimchi", replace(Settings(), title_held=1.01, title_share=0.6))
+    assert (d.spoken, d.route) == (False, "tie"), d.reasons
+
+
 def test_switched_off_the_tie_stays_silent(conn: sqlite3.Connection) -> None:
     """``tie_max_zipf`` 0: no word is rare enough, and the tie is a tie again (the gate before
     this route)."""
