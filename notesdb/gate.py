@@ -290,6 +290,21 @@ def _targets(c: Candidate) -> list[str]:
     return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
 
 
+def _leading_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
+    """The top note and every candidate it does not clearly lead (:func:`_led`), when there
+    are two to ``MAX_NOTES`` of them; else ``[]``."""
+    if len(cands) < 2 or _led(cands[0], cands[1], settings):
+        return []
+    group = [cands[0]]
+    for c in cands[1:]:
+        if _led(cands[0], c, settings):
+            break
+        group.append(c)
+        if len(group) > MAX_NOTES:
+            return []
+    return group
+
+
 def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     """The top note and the notes it ties with, when every one of them is linked with it or a
     copy of it (:func:`copies`).
@@ -306,16 +321,9 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
         linking two notes that are not linked with each other does not make them one
         subject); else ``[]``
     """
-    if len(cands) < 2 or _led(cands[0], cands[1], settings):
+    group = _leading_tie(cands, settings)
+    if not group:
         return []
-    top = cands[0]
-    group = [top]
-    for c in cands[1:]:
-        if _led(top, c, settings):
-            break
-        group.append(c)
-        if len(group) > MAX_NOTES:
-            return []
     found = [_targets(c) for c in group]
     for i, a in enumerate(group):
         for j in range(i + 1, len(group)):
@@ -345,16 +353,9 @@ def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
         English than Zipf ``tie_max_zipf``, and none is :func:`off_title` (as every route's
         note must not be); else ``[]``
     """
-    if len(cands) < 2 or _led(cands[0], cands[1], settings):
+    group = _leading_tie(cands, settings)
+    if not group:
         return []
-    top = cands[0]
-    group = [top]
-    for c in cands[1:]:
-        if _led(top, c, settings):
-            break
-        group.append(c)
-        if len(group) > MAX_NOTES:
-            return []
     rest = cands[len(group):]
     for c in group:
         words = subject_words(c, rest, settings)
