@@ -1077,6 +1077,8 @@ def _no_subject(top: Candidate, others: list[Candidate], s: Settings) -> str:
         return f"holds {_num(top.held, s.subject_held)} < {s.subject_held} of the message"
     about = {h.token for h in top.about if h.evidence > 0}
     hits = [h for h in top.hits if h.evidence > 0]
+    if not hits:
+        return "no word of the message brings it evidence"
     outside = [h.word for h in hits if h.token not in about]
     if outside:
         return "not about every word of the message (" + ", ".join(outside) + " only in its body)"
@@ -1155,7 +1157,9 @@ def _not_named(cands: list[Candidate], named: list[Candidate], s: Settings) -> l
                 f"{c.path}: coverage {c.coverage:.2f} < {s.extra_share} x the top note's {top.coverage:.2f}"
             )
             continue
-        before = [n for n in named if cands.index(n) < cands.index(c)]
+        # a note named beside the top note for a link or a copy is not among ``cands`` (judge
+        # took it out): it ranked with the top note, before ``c``
+        before = [n for n in named if n not in cands or cands.index(n) < cands.index(c)]
         out.append(
             f"{c.path}: {_num(margin(c, before), s.extra_evidence)} < {s.extra_evidence} "
             "evidence the notes named before it lack"

@@ -106,6 +106,16 @@ def test_sole_route_needs_a_word_english_does_not_know(conn: sqlite3.Connection)
     assert decide(conn, "liner again", replace(Settings(), sole_max_zipf=9.0)).route == "sole"
 
 
+def test_explaining_a_silence_when_no_word_brings_evidence(conn: sqlite3.Connection) -> None:
+    """Settings (valid in a config file) that weigh the body at 0 and let the subject route hold
+    none of the message: the pond note holds 'hornwort' in its body only and brings no
+    evidence. The reasons say so; they raised StopIteration looking for a rival note."""
+    d = decide(conn, "hornwort again", Settings.from_mapping({"body_place": 0, "subject_held": 0}))
+    assert (d.spoken, d.route) == (False, "weak")
+    no_route = next(r for r in d.reasons if r.startswith("no route: "))
+    assert no_route.endswith("; subject: no word of the message brings it evidence")
+
+
 DIGIT_NOTES = dict(NOTES)
 DIGIT_NOTES["coding/patterns.md"] = (
     "# Patterns\n\nEvery pattern is tried on regex101 before it goes in a script; named groups over numbered ones.\n"

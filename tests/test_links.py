@@ -16,6 +16,7 @@ from notesdb.decide import decide
 from notesdb.links import MAX_ANCHOR_CHARS, MAX_INCOMING_CHARS, MAX_TARGETS, anchor_text, anchors, incoming, linked, links_to, names_index, resolve, targets
 from notesdb.migrations import migrations
 from notesdb.parse import parse_note
+from notesdb.settings import Settings
 from notesdb.sync import sync
 from test_reading_folders import FILLER
 
@@ -128,6 +129,21 @@ def test_linked_notes_that_tie_are_named_together(tmp_path: Path) -> None:
         "also projects/heron-sensors.md: it ties with the top note (evidence 2.72, lead 1.00x < 1.1x) and "
         "the top note links to it: one subject, named together"
     ) in d.reasons
+
+
+def test_a_linked_tie_explains_a_third_note_left_out(tmp_path: Path) -> None:
+    """Settings (valid in a config file) that weigh every further note on its evidence alone
+    (``extra_share`` 0) and never name one (``extra_evidence`` 99): a third note holding "wind"
+    is left out, and the reasons say why. They raised ValueError: the notes named beside the
+    top note for their link were looked for among the other candidates."""
+    notes = _folder(linked=True)
+    notes["garden/washing-line.md"] = "# Washing line\n\nSheets dry in an hour when there is wind.\n"
+    with indexed_connection(tmp_path, notes) as conn:
+        d = decide(conn, TIED, Settings.from_mapping({"extra_share": 0, "extra_evidence": 99}))
+    assert (d.spoken, d.notes) == (True, ["projects/heron.md", "projects/heron-sensors.md"]), d.reasons
+    left = next(r for r in d.reasons if r.startswith("not also named: "))
+    assert left.startswith("not also named: garden/washing-line.md: ")
+    assert left.endswith(" < 99.0 evidence the notes named before it lack")
 
 
 def test_notes_that_tie_without_a_link_stay_silent(tmp_path: Path) -> None:
