@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "name_shaped", "sole_words", "subject_tie", "title_words", "title_share", "coined_name", "off_title", "many_words", "many_words_lead", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "subject_tie", "title_words", "title_share", "coined_name", "off_title", "many_words", "many_words_lead", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -238,15 +238,9 @@ def larger_lead_why(top: Candidate, settings: Settings) -> str:
     return ""
 
 
-def name_shaped(token: str) -> bool:
-    """True when ``token`` can be a name: letters, or letters and digits ("regex101", "ipv6",
-    "k3s"); not a number alone (a year, a count), which names nothing by itself."""
-    return token.isalnum() and not token.isdigit()
-
-
 def sole_words(top: Candidate, second: Candidate | None, settings: Settings) -> list[Hit]:
     """Words of the message the top note holds (anywhere) and the second lacks, held by at
-    most ``settings.sole_doc_freq`` notes, name-shaped (:func:`name_shaped`) and rare in English (Zipf below
+    most ``settings.sole_doc_freq`` notes, made of letters and rare in English (Zipf below
     ``settings.sole_max_zipf``), found as typed or as another form of the typed word (not a
     typo correction, prefix or compound part, which are guesses): the ``sole`` route's words.
 
@@ -259,7 +253,7 @@ def sole_words(top: Candidate, second: Candidate | None, settings: Settings) -> 
         if h.evidence > 0
         and h.token not in theirs
         and 0 < h.doc_freq <= settings.sole_doc_freq
-        and name_shaped(h.token)
+        and h.token.isalpha()
         and h.zipf < settings.sole_max_zipf
         and h.how in ("exact", "inflected", "stemmed")
     ]
@@ -339,7 +333,8 @@ def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     "kimchi", with the notes ``sides/kimchi.md`` and ``soups/kimchi-jjigae.md`` both titled
     with it, is a tie no word of the message can break; the user asks about the thing both
     notes are about, and either is a right answer. A tie on an everyday word is not one
-    subject ("what's a haiku" against two pages on the Haiku system's tools), nor a tie the
+    subject ("what's a haiku" against two pages on the Haiku system's tools; "merci", rare in
+    English but an everyday French word, against two notes of thank-you cards), nor a tie the
     message is more than those words ("what's the capital of norway" against three Norway
     notes): those stay silent.
 
@@ -349,8 +344,9 @@ def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     :returns: ``[top, tied...]`` in ranking order: the top and every candidate it does not
         clearly lead, when there are two to ``MAX_NOTES`` of them and each is wholly about the
         message (:func:`subject_words` against the candidates outside them: each leads every
-        other candidate about those words ``subject_min_lead`` times) in words rarer in
-        English than Zipf ``tie_max_zipf``, and none is :func:`off_title` (as every route's
+        other candidate about those words ``subject_min_lead`` times) in words rarer than Zipf
+        ``tie_max_zipf`` in English and in each other language notesdb reads
+        (``Hit.other_zipf``), and none is :func:`off_title` (as every route's
         note must not be); else ``[]``
     """
     group = _leading_tie(cands, settings)
@@ -359,7 +355,7 @@ def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     rest = cands[len(group):]
     for c in group:
         words = subject_words(c, rest, settings)
-        if not words or any(h.zipf >= settings.tie_max_zipf for h in words) or off_title(c, settings):
+        if not words or any(max(h.zipf, h.other_zipf) >= settings.tie_max_zipf for h in words) or off_title(c, settings):
             return []
     return group
 
@@ -615,7 +611,7 @@ def subject_words(top: Candidate, others: list[Candidate], settings: Settings) -
 
     Every word of the message the note holds sits in its title, description or headings
     (``Candidate.about``), the note holds at least ``settings.subject_held`` of the message's
-    possible evidence (``Candidate.held``: 1.0, all of it), each word is name-shaped (:func:`name_shaped`) and
+    possible evidence (``Candidate.held``: 1.0, all of it), each word is made of letters and
     rarer in English than Zipf ``settings.subject_max_zipf`` (a name, a dish, a term; not
     "busy" at 4.75 or "false" at 4.63, though "incorrect" at 3.94 passes 4.0 like "curry" at
     3.96), and the note's evidence is at least ``settings.subject_min_lead``
@@ -630,7 +626,7 @@ def subject_words(top: Candidate, others: list[Candidate], settings: Settings) -
         return []
     hits = [h for h in top.hits if h.evidence > 0]
     about = {h.token for h in top.about if h.evidence > 0}
-    if not hits or any(h.token not in about or not name_shaped(h.token) or h.zipf >= settings.subject_max_zipf for h in hits):
+    if not hits or any(h.token not in about or not h.token.isalpha() or h.zipf >= settings.subject_max_zipf for h in hits):
         return []
     tokens = {h.token for h in hits}
     for c in others:
@@ -902,8 +898,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         words = subject_words(top, cands[len(shared):], s)
         d.reasons.append(
             f"spoke by subject, for notes that tie: the message is nothing but "
-            f"{', '.join(h.word for h in words)}, which each of them is about and English does not "
-            f"know (Zipf < {s.tie_max_zipf}), and no other candidate about it comes within "
+            f"{', '.join(h.word for h in words)}, which each of them is about and no language notesdb "
+            f"reads uses much (Zipf < {s.tie_max_zipf}), and no other candidate about it comes within "
             f"{s.subject_min_lead}x of any of them: one question several notes answer, named together"
         )
     else:
@@ -1082,9 +1078,9 @@ def _no_subject(top: Candidate, others: list[Candidate], s: Settings) -> str:
     outside = [h.word for h in hits if h.token not in about]
     if outside:
         return "not about every word of the message (" + ", ".join(outside) + " only in its body)"
-    common = [h.word for h in hits if not name_shaped(h.token) or h.zipf >= s.subject_max_zipf]
+    common = [h.word for h in hits if not h.token.isalpha() or h.zipf >= s.subject_max_zipf]
     if common:
-        return f"{', '.join(common)}: not a name-shaped word rarer in English than Zipf {s.subject_max_zipf}"
+        return f"{', '.join(common)}: not a word of letters rarer in English than Zipf {s.subject_max_zipf}"
     tokens = {h.token for h in hits}
     rival = next(c for c in others if top.evidence < s.subject_min_lead * c.evidence
                  and any(h.token in tokens for h in c.about if h.evidence > 0))

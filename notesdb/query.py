@@ -148,6 +148,9 @@ class Term:
     token: str
     alternatives: list[Alternative] = field(default_factory=list)
     zipf: float = 0.0  # how common the token is in general English (0: not an English word)
+    #: the token's highest Zipf among the everyday words of the other languages notesdb reads
+    #: (the ``lexicon`` table: "merci" 5.62 in French, 2.78 in English; 0 when none lists it)
+    other_zipf: float = 0.0
 
     @property
     def known(self) -> bool:
@@ -868,7 +871,7 @@ def build_query(
             # an everyday word the notes lack ("gonna") is not a typo of a word they have, and
             # neither is a word English knows ("yolk" is not "yolo", "pistols" not "pistons")
             to_correct.append((len(terms), tok))
-        terms.append(Term(tok, alts, zipf))
+        terms.append(Term(tok, alts, zipf, max(lexicon.get(tok, {}).values(), default=0.0)))
     # a paste of unknown words is not a few typos: only its first and last are corrected
     if len(to_correct) > MAX_CORRECTIONS:
         to_correct = to_correct[: MAX_CORRECTIONS // 2] + to_correct[-(MAX_CORRECTIONS // 2):]

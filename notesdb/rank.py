@@ -68,6 +68,7 @@ class Hit:
     full: float = 0.0  # the word's weight wherever it sits (evidence before the place factor)
     zipf: float = 0.0  # English Zipf of the commoner of the typed and found word (0: not English)
     coined: bool = False  # neither the typed nor the found word is in a word list (``Alternative.coined``)
+    other_zipf: float = 0.0  # the typed word's highest Zipf in another language's everyday words (``Term.other_zipf``)
 
 
 @dataclass
@@ -279,7 +280,7 @@ def rank(
                 ev *= place_weight[place]
                 ev *= length_share.get((a.word, c.rowid), 1.0)
                 if best is None or ev > best.evidence:
-                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full, max(t.zipf, a.zipf), a.coined)
+                    best = Hit(t.token, a.word, a.how, a.weight, place, a.doc_freq, ev, full, max(t.zipf, a.zipf), a.coined, t.other_zipf)
             if best is not None:
                 c.hits.append(best)
         if names:

@@ -74,7 +74,7 @@ class Settings:
     ahead_lead_cap: float = 3.0
     ahead_words: int = 2
     #: sole route: the top note holds a word of the message that at most ``sole_doc_freq`` notes
-    #: hold and the second note lacks, a name-shaped word (letters, or letters and digits) English does not know (Zipf below
+    #: hold and the second note lacks, a word of letters English does not know (Zipf below
     #: ``sole_max_zipf``: a name, a place, a term of a trade, wherever in the note it sits);
     #: the note leads the second at least ``sole_min_lead`` times and holds at least
     #: ``sole_held`` of the message's possible evidence (``Candidate.held``: its words wherever
@@ -135,7 +135,8 @@ class Settings:
     subject_min_lead: float = 1.5
     #: the subject route for notes that tie (``notesdb.gate.subject_tie``): two to three notes
     #: the top note does not clearly lead, each wholly about the message (``subject_words``
-    #: against the candidates outside them), in words rarer in English than this Zipf: named
+    #: against the candidates outside them), in words rarer than this Zipf in English and among
+    #: the everyday words of the other languages notesdb reads ("merci" is not rare): named
     #: together ("kimchi" names the kimchi and the kimchi jjigae, "chezmoi" the two notes on
     #: dotfiles kept with it). 3.0 is ``sole_max_zipf``, the lowest Zipf of the English word
     #: list notesdb ships: a word English does not know. Measured on every labelled half, the

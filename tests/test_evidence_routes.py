@@ -116,35 +116,6 @@ def test_explaining_a_silence_when_no_word_brings_evidence(conn: sqlite3.Connect
     assert no_route.endswith("; subject: no word of the message brings it evidence")
 
 
-DIGIT_NOTES = dict(NOTES)
-DIGIT_NOTES["coding/patterns.md"] = (
-    "# Patterns\n\nEvery pattern is tried on regex101 before it goes in a script; named groups over numbered ones.\n"
-)
-digits = folder_fixture(DIGIT_NOTES)
-
-
-def test_sole_route_reads_a_name_of_letters_and_digits(digits: sqlite3.Connection) -> None:
-    """'regex101': a site's name held in the body of one note, letters and digits. A word of
-    letters alone was asked for, and the message was silent; a number alone ('2022', in the
-    pond note only) names nothing still."""
-    d = decide(digits, "regex101")
-    assert (d.spoken, d.route, d.notes) == (True, "sole", ["coding/patterns.md"]), d.reasons
-    assert d.reasons[-1].startswith("spoke by sole: the only note of few holding regex101 (in 1 note(s), in its body")
-    year = decide(digits, "2022")
-    assert year.top_scores[0]["path"] == "garden/pond.md"
-    assert not year.spoken, year.reasons
-
-
-@pytest.mark.parametrize(
-    ("token", "shaped"),
-    [("regex101", True), ("ipv6", True), ("k3s", True), ("hornwort", True), ("2022", False), ("12", False)],
-)
-def test_a_name_is_letters_or_letters_and_digits(token: str, shaped: bool) -> None:
-    from notesdb.gate import name_shaped
-
-    assert name_shaped(token) is shaped
-
-
 def _hit(word: str, evidence: float, place: str = "body") -> Hit:
     return Hit(token=word, word=word, how="exact", weight=1.0, place=place, doc_freq=40, evidence=evidence,
                full=evidence, zipf=5.0)
@@ -379,7 +350,7 @@ def test_subject_route_speaks_when_the_message_only_names_what_a_note_is_about(s
     ("message", "reason"),
     [
         # an everyday word: "busy" in a title is no subject of "are you busy?"
-        ("are you busy?", "busy: not a name-shaped word rarer in English than Zipf 4.0"),
+        ("are you busy?", "busy: not a word of letters rarer in English than Zipf 4.0"),
     ],
 )
 def test_subject_route_needs_only_rare_words_of_the_notes_subject(

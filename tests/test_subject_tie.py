@@ -28,6 +28,8 @@ NOTES.update(
         "computers/haiku-os.md": "# Haiku on the old laptop\n\nInstalled from USB; wifi works, sleep does not.\n",
         "computers/haiku-packages.md": "# Haiku packages\n\npkgman installs and updates; the depot holds "
         "the rest.\n",
+        "cards/thank-you-wedding.md": "# Cartes de merci (mariage)\n\nFifty cards, posted in June.\n",
+        "work/merci-clients.md": "# Mots de merci aux clients\n\nA short note with every December invoice.\n",
         "hobbies/quilting-patterns.md": "# Quilting patterns\n\nLog cabin for the spare bed, flying geese next.\n",
         "hobbies/quilting-fabric.md": "# Quilting fabric\n\nFat quarters from the market, washed before cutting.\n",
         "hobbies/quilting-group.md": "# Quilting group\n\nThursdays at the library, bring a project.\n",
@@ -54,7 +56,7 @@ def test_a_tie_of_notes_each_about_the_one_word_of_the_message_names_them_togeth
     assert any(
         r.startswith(
             "spoke by subject, for notes that tie: the message is nothing but kimchi, which each of them "
-            "is about and English does not know (Zipf < 3.0), and no other candidate about it comes "
+            "is about and no language notesdb reads uses much (Zipf < 3.0), and no other candidate about it comes "
             "within 1.5x of any of them: one question several notes answer, named together"
         )
         for r in d.reasons
@@ -84,6 +86,9 @@ def test_switched_off_the_tie_stays_silent(conn: sqlite3.Connection) -> None:
     [
         # an everyday word (Zipf 3.08): two pages on the Haiku system are not what a poem is
         ("haiku", "tie"),
+        # rare in English (2.78), an everyday word in French (5.62): thanks, not a subject
+        ("merci", "tie"),
+        ("Merci !", "tie"),
         # the message is more than the word the notes share: nothing breaks the tie
         ("kimchi with leftover rice", "tie"),
     ],
@@ -108,3 +113,24 @@ def test_more_than_three_tied_notes_stay_silent(tmp_path: Path) -> None:
         three = decide(c, "quilting", anything)
     assert (three.spoken, three.route, len(three.notes)) == (True, "subject", 3), three.reasons
     assert all(p.startswith("hobbies/quilting-") for p in three.notes)
+
+
+NUMBERED = dict(FILLER)
+NUMBERED.update(
+    {
+        "films/dune-part-2.md": "# Dune Part 2\n\nSaw it at the IMAX; the sandworm ride was worth the ticket.\n",
+        "blog/series-part-2.md": "# Homelab series, part 2\n\nThe rack, the switch and the cable ties.\n",
+        "running/10k-plan.md": "# 10k race plan\n\nEight weeks, three runs a week, one of them long.\n",
+        "money/savings-10k.md": "# Savings goal: 10k\n\nA standing order on payday into the easy-access account.\n",
+    }
+)
+
+
+@pytest.mark.parametrize("message", ["part 2", "10k", "10k?"])
+def test_an_everyday_word_with_a_number_or_a_quantity_is_no_name(tmp_path: Path, message: str) -> None:
+    """"part 2" (read as the pair "part2", as two titles hold it) and "10k" are not names of a
+    thing two notes share: a word of letters and digits is not read as a name English does not
+    know, and the tie stays silent."""
+    with indexed_connection(tmp_path, NUMBERED) as c:
+        d = decide(c, message)
+    assert not d.spoken, (d.route, d.notes, d.reasons)
