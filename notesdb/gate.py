@@ -346,11 +346,12 @@ def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
         message (:func:`subject_words` against the candidates outside them: each leads every
         other candidate about those words ``subject_min_lead`` times) in words rarer than Zipf
         ``tie_max_zipf`` in English and in each other language notesdb reads
-        (``Hit.other_zipf``), and none is :func:`off_title` (as every route's
-        note must not be); else ``[]``
+        (``Hit.other_zipf``), none is :func:`off_title` (as every route's note must not be),
+        and no two share a file name, numbers aside (:func:`_kind_name`: two ``cheatsheet.md``
+        are two documents of one kind, not one subject); else ``[]``
     """
     group = _leading_tie(cands, settings)
-    if not group:
+    if not group or len({_kind_name(c) for c in group}) < len(group):
         return []
     rest = cands[len(group):]
     for c in group:
@@ -358,6 +359,13 @@ def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
         if not words or any(max(h.zipf, h.other_zipf) >= settings.tie_max_zipf for h in words) or off_title(c, settings):
             return []
     return group
+
+
+def _kind_name(cand: Candidate) -> tuple[str, ...]:
+    """The words of a note's file name without its numbers: notes that share it are documents
+    of one kind, each about something else (``git/cheatsheet.md`` and ``vim/cheatsheet.md``,
+    ``standup-2024-03-01.md`` and ``standup-2024-03-08.md``, two ``TODO.md``)."""
+    return tuple(w for w in text_words(name_words(cand.path)[0]) if not w.isdigit())
 
 
 def copies(a: Candidate, b: Candidate) -> bool:

@@ -134,3 +134,24 @@ def test_an_everyday_word_with_a_number_or_a_quantity_is_no_name(tmp_path: Path,
     with indexed_connection(tmp_path, NUMBERED) as c:
         d = decide(c, message)
     assert not d.spoken, (d.route, d.notes, d.reasons)
+
+
+KINDS = dict(FILLER)
+KINDS.update(
+    {
+        "git/cheatsheet.md": "# Git cheatsheet\n\n- git rebase -i\n- git reflog\n",
+        "vim/cheatsheet.md": "# Vim cheatsheet\n\n- ciw changes the inner word\n",
+        "work/standup-2024-03-01.md": "# Standup 2024-03-01\n\nBlocked on the review.\n",
+        "work/standup-2024-03-08.md": "# Standup 2024-03-08\n\nShipped the importer.\n",
+    }
+)
+
+
+@pytest.mark.parametrize("message", ["cheatsheet", "what's a cheatsheet", "standup"])
+def test_notes_sharing_a_file_name_are_documents_of_one_kind(tmp_path: Path, message: str) -> None:
+    """Two ``cheatsheet.md`` (one per tool) and two dated standups tie on the word of their
+    file name, but each is about something else: a kind of document, not one subject, so the
+    tie stays silent."""
+    with indexed_connection(tmp_path, KINDS) as c:
+        d = decide(c, message)
+    assert (d.spoken, d.route) == (False, "tie"), (d.notes, d.reasons)
