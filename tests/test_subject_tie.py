@@ -126,16 +126,6 @@ NUMBERED.update(
 )
 
 
-@pytest.mark.parametrize("message", ["part 2", "10k", "10k?"])
-def test_an_everyday_word_with_a_number_or_a_quantity_is_no_name(tmp_path: Path, message: str) -> None:
-    """"part 2" (read as the pair "part2", as two titles hold it) and "10k" are not names of a
-    thing two notes share: a word of letters and digits is not read as a name English does not
-    know, and the tie stays silent."""
-    with indexed_connection(tmp_path, NUMBERED) as c:
-        d = decide(c, message)
-    assert not d.spoken, (d.route, d.notes, d.reasons)
-
-
 KINDS = dict(FILLER)
 KINDS.update(
     {
@@ -147,11 +137,22 @@ KINDS.update(
 )
 
 
-@pytest.mark.parametrize("message", ["cheatsheet", "what's a cheatsheet", "standup"])
-def test_notes_sharing_a_file_name_are_documents_of_one_kind(tmp_path: Path, message: str) -> None:
-    """Two ``cheatsheet.md`` (one per tool) and two dated standups tie on the word of their
-    file name, but each is about something else: a kind of document, not one subject, so the
-    tie stays silent."""
-    with indexed_connection(tmp_path, KINDS) as c:
+@pytest.mark.parametrize(
+    ("notes", "message"),
+    [
+        # an everyday word with a number, read as the pair "part2" two titles hold, and a
+        # quantity: a word of letters and digits is not read as a name English does not know
+        (NUMBERED, "part 2"),
+        (NUMBERED, "10k"),
+        (NUMBERED, "10k?"),
+        # two cheatsheet.md (one per tool) and two dated standups tie on the word of their file
+        # name, but each is about something else: documents of one kind, not one subject
+        (KINDS, "cheatsheet"),
+        (KINDS, "what's a cheatsheet"),
+        (KINDS, "standup"),
+    ],
+)
+def test_a_tie_on_no_one_subject_stays_silent(tmp_path: Path, notes: dict[str, str], message: str) -> None:
+    with indexed_connection(tmp_path, notes) as c:
         d = decide(c, message)
     assert (d.spoken, d.route) == (False, "tie"), (d.notes, d.reasons)
