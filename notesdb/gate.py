@@ -5,7 +5,7 @@ tied with the second (within ``settings.TIE_TOLERANCE``, one rule for exact and 
 least ``min_lead`` times its evidence, unless it is the only candidate, or unless the notes it
 does not lead are linked with it and with each other (:func:`linked_tie`: one subject written up
 in several notes, judged as the top note against the rest and named together), or unless the
-message is nothing but words English does not know that each of them is about
+message is nothing but words no language notesdb reads uses much that each of them is about
 (:func:`subject_tie`: "kimchi" naming the kimchi and the kimchi jjigae); and the message
 must name the top note's subject or be mostly its words (:func:`off_title`: a general question
 that shares two or three words with a how-to note is neither). Then it speaks through
@@ -36,8 +36,8 @@ the first of ten routes whose thresholds are met (:func:`verdict`):
 10. ``subject``: the message is nothing but words the note is about, words English rarely
    uses, and no other note about them comes near it: a message that only names the thing
    ("garrigue", "minestr", "focacia") (:func:`subject_words`). When two or three notes tie
-   and each is about every such word, and the words are ones English does not know, they are
-   named together (:func:`subject_tie`).
+   and each is about every such word, and the words are ones no language notesdb reads uses
+   much, they are named together (:func:`subject_tie`).
 
 Anything else stays silent, with the reason. A note after the first is named on its own merit:
 evidence that the notes named before it lack, at a coverage near the top note's.
@@ -328,7 +328,7 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
 
 def subject_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     """The top note and the notes it ties with, when the message is nothing but words each of
-    them is about and English does not know: one question that several notes answer.
+    them is about and no language notesdb reads uses much: one question that several notes answer.
 
     "kimchi", with the notes ``sides/kimchi.md`` and ``soups/kimchi-jjigae.md`` both titled
     with it, is a tie no word of the message can break; the user asks about the thing both
@@ -655,8 +655,8 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
     ``min_lead`` times its evidence, unless it is the only candidate, or unless every note it
     does not lead is linked with it (:func:`linked_tie`: one subject in linked notes, judged as
     the top note against the other candidates and named together; ``join_linked`` False: not
-    looked for), or unless the message is nothing but words rare in English each of the notes
-    it does not lead is about (:func:`subject_tie`: route ``subject``, named together); and it
+    looked for), or unless the message is nothing but words rare in every language notesdb reads
+    that each of the notes it does not lead is about (:func:`subject_tie`: route ``subject``, named together); and it
     must not be
     :func:`off_title` (route ``off-title``: the message holds less than ``title_share`` of the
     words of each of its names, title, file name and aliases, and it holds less than
@@ -901,7 +901,8 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         if off_title(top, s) and not many_words(top, ahead, s):
             d.reasons.extend(_off_title_why(top, ahead, s, "and"))
         return d
-    shared = subject_tie(cands, s) if route == Route.SUBJECT and not group else []
+    # the notes verdict named for a tie by the subject route (:func:`subject_tie`): not read again
+    shared = named if route == Route.SUBJECT and not group and second is not None and not _led(top, second, s) else []
     if shared:
         words = subject_words(top, cands[len(shared):], s)
         d.reasons.append(
@@ -921,14 +922,12 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
     for c in named[1:]:
         if c in shared:
             d.reasons.append(
-                f"also {c.path}: it ties with the top note (evidence {c.evidence:.2f}, lead "
-                f"{lead(top, c):.2f}x < {s.min_lead}x) and is about every word of the message too"
+                f"also {c.path}: {_ties_with(top, c, s)} and is about every word of the message too"
             )
             continue
         if c in group:
             d.reasons.append(
-                f"also {c.path}: it ties with the top note (evidence {c.evidence:.2f}, lead "
-                f"{lead(top, c):.2f}x < {s.min_lead}x) and "
+                f"also {c.path}: {_ties_with(top, c, s)} and "
                 + (
                     "it is a copy of the top note (the same text)"
                     if copies(top, c)
@@ -1144,6 +1143,11 @@ def _no_full_name(top: Candidate, others: list[Candidate], s: Settings) -> str:
                 f"or with fewer than {n} of its words of weight >= {s.word_evidence}")
     rival = next(o for o in others if any(len(ws) >= n and share >= 1.0 for _, ws, share in _held_names(o)))
     return f"the message also holds a whole name of {rival.path}"
+
+
+def _ties_with(top: Candidate, c: Candidate, s: Settings) -> str:
+    """How a note named beside the top note for a tie compares with it, in words."""
+    return f"it ties with the top note (evidence {c.evidence:.2f}, lead {lead(top, c):.2f}x < {s.min_lead}x)"
 
 
 def _not_named(cands: list[Candidate], named: list[Candidate], s: Settings) -> list[str]:
