@@ -12,6 +12,7 @@ import os
 import sqlite3
 import stat as statmod
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 from types import TracebackType
@@ -499,9 +500,7 @@ def _open(p: Path, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
                 f"understands ({SCHEMA_VERSION}): upgrade notesdb or use another --db"
             )
         _owner_only(p)
-        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-        if mode != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")
+        _use_wal(conn, max(busy_timeout_ms, MIGRATION_WAIT_MS))
         conn.execute("PRAGMA synchronous = NORMAL")
         if version < SCHEMA_VERSION:
             _migrate(conn)
@@ -520,6 +519,29 @@ def _open(p: Path, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
             raise DatabaseUnavailable(f"database {p} is in use by another process: try again") from None
         raise DatabaseDamaged(f"database {p} cannot be read: {e}") from None
     return conn
+
+
+def _use_wal(conn: sqlite3.Connection, wait_ms: int) -> None:
+    """Set the database to WAL mode unless it is already, waiting up to ``wait_ms`` (ms) for
+    another process that holds it.
+
+    Changing the journal mode takes an exclusive lock from a shared one. When two processes
+    open a new file at once, SQLite answers one of them "database is locked" at once, without
+    calling its busy handler (it would wait on the other for ever); by the time it asks again
+    the other has usually made the file WAL, and there is nothing left to change.
+
+    :raises sqlite3.OperationalError: still locked after ``wait_ms``
+    """
+    deadline = time.monotonic() + wait_ms / 1000
+    pause = 0.005
+    while conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as e:
+            if ("locked" not in str(e) and "busy" not in str(e)) or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
 
 
 def disk_refused(e: BaseException) -> bool:

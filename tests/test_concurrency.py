@@ -201,3 +201,30 @@ def test_checking_the_database_in_another_thread_keeps_the_locks(tmp_path: Path)
     check_ours(db)
     assert _looks_like_database(db)
     assert_held_connection_survives_an_outside_close(db, held)
+
+
+def test_a_new_database_waits_for_a_reader_to_become_wal(tmp_path: Path) -> None:
+    """Making a new file WAL needs it to itself. Another process reading the file then (as when
+    hooks open a new database at once) makes SQLite answer "database is locked" after the busy
+    timeout, or at once when both want the change; opening waits as long as for a migration
+    (``MIGRATION_WAIT_MS``), so a reader holding it 1.5 s, longer than ``BUSY_TIMEOUT_MS``,
+    delays the open and fails nothing."""
+    import threading
+
+    from notesdb.db import BUSY_TIMEOUT_MS, MIGRATION_WAIT_MS, open_db
+
+    assert BUSY_TIMEOUT_MS < 1500 < MIGRATION_WAIT_MS
+    db = tmp_path / "notes.db"
+    db.touch()  # a new file: no journal mode set yet
+    reader = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)  # a shared lock
+    release = threading.Timer(1.5, reader.execute, ["COMMIT"])
+    release.start()
+    try:
+        conn = open_db(db)
+    finally:
+        release.join()
+        reader.close()
+    assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    conn.close()
