@@ -414,7 +414,9 @@ def _kept_stopwords(hits: list[Hit]) -> frozenset[str]:
 def _names(cand: Candidate) -> list[tuple[str, list[str]]]:
     """A note's names as written, each with its :func:`_subject_words` (names without any left
     out): its title, its file name without the extension (as the index reads it:
-    ``notesdb.vocab.name_words``), its aliases. Read once per candidate and its hits
+    ``notesdb.vocab.name_words``), the two names in each of those that ends with a parenthesis
+    (:func:`name_parts`: "Word2vec" and "word embeddings" of "Word2vec (word embeddings)"), its
+    aliases. Read once per candidate and its hits
     (``Candidate.names_read``); do not change the lists returned."""
     return _names_read(cand)[0]
 
@@ -434,6 +436,7 @@ def _names_read(cand: Candidate) -> "tuple[list[tuple[str, list[str]]], list[tup
 
 def _read_names(cand: Candidate) -> list[tuple[str, list[str]]]:
     names = [cand.title or "", name_words(cand.path)[0]]
+    names += [part for name in names for part in name_parts(name)]
     if isinstance(cand.aliases, str) and cand.aliases.startswith("["):
         try:
             names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
@@ -450,8 +453,9 @@ _MEMORY_TYPE: Final = re.compile(r"^(?:user|feedback|project|reference)_(?=\w)",
 
 
 def title_words(cand: Candidate) -> list[list[str]]:
-    """The names of a note's subject, as word lists: its title, its file name and each of its
-    aliases (the words the title column of the index holds), empty ones left out.
+    """The names of a note's subject, as word lists: its title, its file name, the names in a
+    parenthesis that ends either (:func:`name_parts`) and each of its aliases (the words the
+    title column of the index holds), empty ones left out.
 
     :returns: e.g. ``[["token", "usage", "monitor"], ["tokmeter"]]`` for "Token usage monitor"
         in ``projects/tokmeter.md``
@@ -468,7 +472,8 @@ def title_share(cand: Candidate) -> float | None:
     note's title, file name and aliases (:func:`title_words`), of their words found in the title
     column as typed or as another form, a correction or an expansion of a message word. A
     letter/digit or hyphen pair of the name found joined ("FT-65" as ft65, "Wi-Fi" as wifi:
-    ``notesdb.text.joined_pairs``) counts for both its words.
+    ``notesdb.text.joined_pairs``) counts for both its words. A name read from a parenthesis
+    (:func:`name_parts`) counts only whole: 1.0 or 0.
 
     :returns: a share in [0, 1], or None when the note has no such names
     """
@@ -486,14 +491,31 @@ def _held_names(cand: Candidate) -> list[tuple[str, list[str], float]]:
 
 def _read_held_names(cand: Candidate, names: list[tuple[str, list[str]]]) -> list[tuple[str, list[str], float]]:
     found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
+    parts = {part for name in (cand.title or "", name_words(cand.path)[0]) for part in name_parts(name)}
     out = []
     for name, ws in names:
         held = set(found)
         for a, b in joined_pairs(name):
             if a + b in found:
                 held.update((a, b))
-        out.append((name, ws, sum(1 for w in ws if w in held) / len(ws)))
+        share = sum(1 for w in ws if w in held) / len(ws)
+        if name in parts and share < 1.0:  # a part of a name counts only whole
+            share = 0.0
+        out.append((name, ws, share))
     return out
+
+
+_PARENTHESIS: Final = re.compile(r"^(?P<head>[^()]*?\S)\s*\((?P<inner>[^()]*\S[^()]*)\)\s*$")
+
+
+def name_parts(name: str) -> list[str]:
+    """The two names in a name that ends with a parenthesis: "Gaussian Mixture Models (GMM)"
+    gives "Gaussian Mixture Models" and "GMM", "Word2vec (word embeddings)" gives "Word2vec"
+    and "word embeddings"; any other name gives none. A message holding one of them whole
+    names the note as well as one holding the whole name; one holding a part of one of them
+    does not ("Honda Civic (2018 hatchback)": "honda" alone is not its name)."""
+    m = _PARENTHESIS.match(name)
+    return [m["head"], m["inner"].strip()] if m else []
 
 
 def full_name(cand: Candidate, others: list[Candidate], settings: Settings) -> str | None:

@@ -253,3 +253,42 @@ def test_a_paste_sharing_many_words_with_one_note_is_about_it(tmp_path: Path) ->
         short = decide(c, PASTE, replace(s, strong_held_lead=2.6))
         assert short.route == "off-title"
         assert short.reasons[-1] == "not let past for its words: it holds 10 of the message's words bringing >= 0.5 each, but leads 2.58x < 2.60x"
+
+
+def test_a_name_ending_in_a_parenthesis_holds_two_names_each_counted_only_whole() -> None:
+    """"Gaussian Mixture Models (GMM)" is named by "GMM" and by "Gaussian Mixture Models" as well
+    as by the whole; "Honda Civic (2018 hatchback)" is not half-named by "honda": a part of a
+    name counts only whole (``gate.name_parts``)."""
+    gmm = _cand("Gaussian Mixture Models (GMM)", [_hit("gmm", 3.0, "title")], 3.0)
+    assert title_words(gmm) == [["gaussian", "mixture", "models", "gmm"], ["gaussian", "mixture", "models"], ["gmm"]]
+    assert title_share(gmm) == 1.0
+    civic = _cand("Honda Civic (2018 hatchback)", [_hit("honda", 2.0, "title")], 6.0)
+    civic.path = "vehicles/civic.md"
+    assert title_words(civic) == [["honda", "civic", "hatchback"], ["civic"], ["honda", "civic"], ["hatchback"]]
+    assert title_share(civic) == pytest.approx(1 / 3)
+    civic.hits = [_hit("honda", 2.0, "title"), _hit("civic", 2.0, "title")]
+    assert title_share(civic) == 1.0
+
+
+def test_the_name_before_a_parenthesis_names_the_note(tmp_path: Path) -> None:
+    """"word2vec" is the whole of a name of "Word2vec (word embeddings)", a word English does not
+    know: the named route names the note it leads 1.52 times. Read as one name of three words,
+    the message held none of it whole and stayed silent (weak)."""
+    notes = dict(FILLER)
+    notes.update({
+        "ml/Word2vec (word embeddings).md": "# Word2vec (word embeddings)\n\nSkip-gram and CBOW; vectors of "
+        "300 dimensions trained on the support tickets, window 5, negative sampling 10.\n",
+        "projects/ticket-vectorisation.md": "# Ticket vectorisation project\n\n## Word2vec\n\nTried it "
+        "first; TF-IDF won on the short tickets.\n\n## TF-IDF\n\nBigrams, min_df 3.\n",
+        "ml/embeddings.md": "# Feature embeddings\n\nDense vectors for categories; word2vec is one way, "
+        "learned embedding layers another.\n",
+    })
+    with indexed_connection(tmp_path, notes) as conn:
+        d = decide(conn, "word2vec")
+        assert (d.route, d.notes) == ("named", ["ml/Word2vec (word embeddings).md"])
+        assert d.reasons[1] == (
+            "spoke by named: the message holds the note's name 'Word2vec', which English does not know; "
+            "leads the second 1.52x >= 1.5x, coverage 1.00 >= 0.2"
+        )
+        d = decide(conn, "gensim word2vec window size")
+        assert (d.route, d.notes) == ("named", ["ml/Word2vec (word embeddings).md"])
