@@ -435,8 +435,7 @@ def _names_read(cand: Candidate) -> "tuple[list[tuple[str, list[str]]], list[tup
 
 
 def _read_names(cand: Candidate) -> list[tuple[str, list[str]]]:
-    names = [cand.title or "", name_words(cand.path)[0]]
-    names += [part for name in names for part in name_parts(name)]
+    names = [cand.title or "", name_words(cand.path)[0], *_parts(cand)]
     if isinstance(cand.aliases, str) and cand.aliases.startswith("["):
         try:
             names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
@@ -491,7 +490,7 @@ def _held_names(cand: Candidate) -> list[tuple[str, list[str], float]]:
 
 def _read_held_names(cand: Candidate, names: list[tuple[str, list[str]]]) -> list[tuple[str, list[str], float]]:
     found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
-    parts = {part for name in (cand.title or "", name_words(cand.path)[0]) for part in name_parts(name)}
+    parts = set(_parts(cand))
     out = []
     for name, ws in names:
         held = set(found)
@@ -505,17 +504,36 @@ def _read_held_names(cand: Candidate, names: list[tuple[str, list[str]]]) -> lis
     return out
 
 
+def _parts(cand: Candidate) -> list[str]:
+    """The names read from parts of the note's title and file name and from parts of those
+    (:func:`name_parts`), in order, each once, none that is the title or file name itself."""
+    own = (cand.title or "", name_words(cand.path)[0])
+    parts = [part for name in own for part in name_parts(name)]
+    parts += [inner for part in parts for inner in name_parts(part)]
+    return [part for part in dict.fromkeys(parts) if part not in own]
+
+
 _PARENTHESIS: Final = re.compile(r"^(?P<head>[^()]*?\S)\s*\((?P<inner>[^()]*\S[^()]*)\)\s*$")
 
 
 def name_parts(name: str) -> list[str]:
-    """The two names in a name that ends with a parenthesis: "Gaussian Mixture Models (GMM)"
-    gives "Gaussian Mixture Models" and "GMM", "Word2vec (word embeddings)" gives "Word2vec"
-    and "word embeddings"; any other name gives none. A message holding one of them whole
-    names the note as well as one holding the whole name; one holding a part of one of them
-    does not ("Honda Civic (2018 hatchback)": "honda" alone is not its name)."""
+    """The names inside a name, as folders of notes write them: the two of a name that ends
+    with a parenthesis ("Gaussian Mixture Models (GMM)" gives "Gaussian Mixture Models" and
+    "GMM", "Word2vec (word embeddings)" gives "Word2vec" and "word embeddings"), else the
+    subject after the last spaced dash of a name that puts a category first ("Data Engineering
+    - Backfills" gives "Backfills"; "Obsidian — Plugins", "Plugins"); any other name gives none
+    ("CI-CD pipeline", "2024-05-01 standup"). A message holding one of them whole names the
+    note as well as one holding the whole name; one holding a part of one of them does not
+    ("Honda Civic (2018 hatchback)": "honda" alone is not its name), and none of them is a name
+    for the full-name route (:func:`full_name`)."""
     m = _PARENTHESIS.match(name)
-    return [m["head"], m["inner"].strip()] if m else []
+    if m:
+        return [m["head"], m["inner"].strip()]
+    pieces = _SPACED_DASH.split(name)
+    return [pieces[-1]] if len(pieces) > 1 and pieces[-1].strip() else []
+
+
+_SPACED_DASH: Final = re.compile(r"\s+[-\u2013\u2014]\s+")
 
 
 def full_name(cand: Candidate, others: list[Candidate], settings: Settings) -> str | None:
@@ -529,13 +547,21 @@ def full_name(cand: Candidate, others: list[Candidate], settings: Settings) -> s
     :returns: the name as written, or None
     """
     n = settings.full_name_words
-    whole = _typed_names(cand, [name for name, ws, share in _held_names(cand) if len(ws) >= n and share >= 1.0], settings)
+    whole = _typed_names(cand, _whole_names(cand, n), settings)
     if not whole:
         return None
     for other in others:
-        if any(len(ws) >= n and share >= 1.0 for _, ws, share in _held_names(other)):
+        if _whole_names(other, n):
             return None
     return whole[0]
+
+
+def _whole_names(cand: Candidate, n: int) -> list[str]:
+    """The note's names of at least ``n`` subject words that the message holds whole, its
+    title's and file name's parts (:func:`name_parts`) left out: "Install dependencies" of
+    "Helm - Install dependencies" is a phrase of many messages, not a name of the note."""
+    parts = set(_parts(cand))
+    return [name for name, ws, share in _held_names(cand) if len(ws) >= n and share >= 1.0 and name not in parts]
 
 
 def off_title(top: Candidate, settings: Settings) -> bool:
@@ -1157,13 +1183,13 @@ def _held(name: str, hits: list[Hit]) -> set[str]:
 def _no_full_name(top: Candidate, others: list[Candidate], s: Settings) -> str:
     """Why :func:`full_name` found no name (for ``--explain``)."""
     n = s.full_name_words
-    whole = [name for name, ws, share in _held_names(top) if len(ws) >= n and share >= 1.0]
+    whole = _whole_names(top, n)
     if not whole:
         return f"the message holds no name of the note of {n} or more words whole"
     if not _typed_names(top, whole, s):
         return (f"the message holds the note's name '{whole[0]}' only through a correction or a short prefix, "
                 f"or with fewer than {n} of its words of weight >= {s.word_evidence}")
-    rival = next(o for o in others if any(len(ws) >= n and share >= 1.0 for _, ws, share in _held_names(o)))
+    rival = next(o for o in others if _whole_names(o, n))
     return f"the message also holds a whole name of {rival.path}"
 
 

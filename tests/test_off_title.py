@@ -12,7 +12,7 @@ import pytest
 
 from conftest import indexed_connection
 from notesdb.decide import decide
-from notesdb.gate import judge, title_share, title_words
+from notesdb.gate import full_name, judge, name_parts, title_share, title_words
 from notesdb.rank import Candidate, Hit, Ranking
 from notesdb.settings import Settings
 from test_reading_folders import FILLER
@@ -292,3 +292,49 @@ def test_the_name_before_a_parenthesis_names_the_note(tmp_path: Path) -> None:
         )
         d = decide(conn, "gensim word2vec window size")
         assert (d.route, d.notes) == ("named", ["ml/Word2vec (word embeddings).md"])
+
+
+def test_the_last_part_of_a_name_split_by_a_spaced_dash_is_a_name_counted_only_whole() -> None:
+    """"Data Engineering - Backfills" is a category, then the subject: "backfills" holds the
+    subject whole. The part is not a name for the full-name route: "Install dependencies" of
+    "Helm - Install dependencies" is a phrase of many messages ("npm install fails: unable to
+    resolve the dependencies")."""
+    assert name_parts("Data Engineering - Backfills") == ["Backfills"]
+    assert name_parts("Obsidian \u2014 Plugins") == ["Plugins"]
+    assert name_parts("Docker - Docker disk space usage (Windows)") == ["Docker - Docker disk space usage", "Windows"]
+    assert name_parts("CI-CD pipeline") == [] and name_parts("2024-05-01 standup") == [] and name_parts("Backfills") == []
+    back = _cand("Data Engineering Backfills", [_hit("backfills", 3.0, "title")], 3.0)
+    back.path = "3 - Notes/Data Engineering - Backfills.md"
+    assert title_words(back) == [["data", "engineering", "backfills"], ["backfills"]]
+    assert title_share(back) == 1.0
+    back.hits = [_hit("engineering", 3.0, "title")]
+    assert title_share(back) == pytest.approx(1 / 3)
+    helm = _cand("Helm Install dependencies", [_hit("install", 1.0, "title"), _hit("dependencies", 2.0, "title")], 5.0)
+    helm.path = "notes/Helm - Install dependencies.md"
+    assert title_share(helm) == 1.0
+    assert full_name(helm, [], Settings()) is None
+    helm.title, helm.path = "Install dependencies", "helm/install-dependencies.md"
+    assert full_name(helm, [], Settings()) == "Install dependencies"
+
+
+def test_a_category_before_a_spaced_dash_leaves_the_subject_the_note_s_name(tmp_path: Path) -> None:
+    """"backfills", with notes named "<category> - <subject>" as many folders name them: the
+    message names the subject of "Data Engineering - Backfills" whole and the named route names
+    it (before, it held a third of the file name's words and stayed silent as weak)."""
+    notes = dict(FILLER)
+    notes.update({
+        "notes/Data Engineering - Backfills.md": "Tags: [[Data Engineering]]\n\n# Introduction\n\nA backfill reruns a "
+        "pipeline over past partitions: `airflow dags backfill -s 2024-01-01 -e 2024-01-31 sales_daily`.\n",
+        "notes/Data Engineering - Idempotent pipelines.md": "# Introduction\n\nWrite each partition with overwrite, "
+        "never append; backfills then repeat safely.\n",
+        "notes/Airflow - Catchup.md": "# Introduction\n\n`catchup=False` stops the scheduler from creating runs for "
+        "past intervals; backfills are started by hand.\n",
+    })
+    with indexed_connection(tmp_path, notes) as conn:
+        d = decide(conn, "backfills")
+        assert (d.route, d.notes) == ("named", ["notes/Data Engineering - Backfills.md"])
+        assert d.reasons[1] == (
+            "spoke by named: the message holds the note's name 'Backfills', which English does not know; "
+            "leads the second 2.00x >= 1.5x, coverage 0.71 >= 0.2"
+        )
+        assert decide(conn, "data engineering").spoken is False
