@@ -414,9 +414,7 @@ def _kept_stopwords(hits: list[Hit]) -> frozenset[str]:
 def _names(cand: Candidate) -> list[tuple[str, list[str]]]:
     """A note's names as written, each with its :func:`_subject_words` (names without any left
     out): its title, its file name without the extension (as the index reads it:
-    ``notesdb.vocab.name_words``), the two names in each of those that ends with a parenthesis
-    (:func:`name_parts`: "Word2vec" and "word embeddings" of "Word2vec (word embeddings)"), its
-    aliases. Read once per candidate and its hits
+    ``notesdb.vocab.name_words``), its aliases. Read once per candidate and its hits
     (``Candidate.names_read``); do not change the lists returned."""
     return _names_read(cand)[0]
 
@@ -435,7 +433,7 @@ def _names_read(cand: Candidate) -> "tuple[list[tuple[str, list[str]]], list[tup
 
 
 def _read_names(cand: Candidate) -> list[tuple[str, list[str]]]:
-    names = [cand.title or "", name_words(cand.path)[0], *_parts(cand)]
+    names = [cand.title or "", name_words(cand.path)[0]]
     if isinstance(cand.aliases, str) and cand.aliases.startswith("["):
         try:
             names += [a for a in json.loads(cand.aliases) if isinstance(a, str)]
@@ -452,9 +450,8 @@ _MEMORY_TYPE: Final = re.compile(r"^(?:user|feedback|project|reference)_(?=\w)",
 
 
 def title_words(cand: Candidate) -> list[list[str]]:
-    """The names of a note's subject, as word lists: its title, its file name, the names in a
-    parenthesis that ends either (:func:`name_parts`) and each of its aliases (the words the
-    title column of the index holds), empty ones left out.
+    """The names of a note's subject, as word lists: its title, its file name and each of its
+    aliases (the words the title column of the index holds), empty ones left out.
 
     :returns: e.g. ``[["token", "usage", "monitor"], ["tokmeter"]]`` for "Token usage monitor"
         in ``projects/tokmeter.md``
@@ -471,8 +468,7 @@ def title_share(cand: Candidate) -> float | None:
     note's title, file name and aliases (:func:`title_words`), of their words found in the title
     column as typed or as another form, a correction or an expansion of a message word. A
     letter/digit or hyphen pair of the name found joined ("FT-65" as ft65, "Wi-Fi" as wifi:
-    ``notesdb.text.joined_pairs``) counts for both its words. A name read from a parenthesis
-    (:func:`name_parts`) counts only whole: 1.0 or 0.
+    ``notesdb.text.joined_pairs``) counts for both its words.
 
     :returns: a share in [0, 1], or None when the note has no such names
     """
@@ -490,17 +486,13 @@ def _held_names(cand: Candidate) -> list[tuple[str, list[str], float]]:
 
 def _read_held_names(cand: Candidate, names: list[tuple[str, list[str]]]) -> list[tuple[str, list[str], float]]:
     found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
-    parts = set(_parts(cand))
     out = []
     for name, ws in names:
         held = set(found)
         for a, b in joined_pairs(name):
             if a + b in found:
                 held.update((a, b))
-        share = sum(1 for w in ws if w in held) / len(ws)
-        if name in parts and share < 1.0:  # a part of a name counts only whole
-            share = 0.0
-        out.append((name, ws, share))
+        out.append((name, ws, sum(1 for w in ws if w in held) / len(ws)))
     return out
 
 
@@ -522,10 +514,11 @@ def name_parts(name: str) -> list[str]:
     "GMM", "Word2vec (word embeddings)" gives "Word2vec" and "word embeddings"), else the
     subject after the last spaced dash of a name that puts a category first ("Data Engineering
     - Backfills" gives "Backfills"; "Obsidian — Plugins", "Plugins"); any other name gives none
-    ("CI-CD pipeline", "2024-05-01 standup"). A message holding one of them whole names the
-    note as well as one holding the whole name; one holding a part of one of them does not
-    ("Honda Civic (2018 hatchback)": "honda" alone is not its name), and none of them is a name
-    for the full-name route (:func:`full_name`)."""
+    ("CI-CD pipeline", "2024-05-01 standup"). They are names for the named route only
+    (:func:`coined_name`: held whole, with a word no English word list holds, "word2vec" or
+    "backfills"): a part that is an everyday word is a kind of note more often than its subject
+    ("Project Atlas - Overview", "Elasticsearch Cluster (troubleshooting)", "Q3 plan (v2)"),
+    and the message "overview" or "troubleshooting my printer" does not name it."""
     m = _PARENTHESIS.match(name)
     if m:
         return [m["head"], m["inner"].strip()]
@@ -557,21 +550,21 @@ def full_name(cand: Candidate, others: list[Candidate], settings: Settings) -> s
 
 
 def _whole_names(cand: Candidate, n: int) -> list[str]:
-    """The note's names of at least ``n`` subject words that the message holds whole, its
-    title's and file name's parts (:func:`name_parts`) left out: "Install dependencies" of
-    "Helm - Install dependencies" is a phrase of many messages, not a name of the note."""
-    parts = set(_parts(cand))
-    return [name for name, ws, share in _held_names(cand) if len(ws) >= n and share >= 1.0 and name not in parts]
+    """The note's names of at least ``n`` subject words that the message holds whole."""
+    return [name for name, ws, share in _held_names(cand) if len(ws) >= n and share >= 1.0]
 
 
 def off_title(top: Candidate, settings: Settings) -> bool:
     """True when the message holds less than ``settings.title_share`` of every name of the top
     note's subject (:func:`title_share`) and the note holds less than ``settings.title_held`` of
-    the message (``Candidate.held``): it neither names the note's subject nor is mostly its words."""
+    the message (``Candidate.held``), and the message holds no whole name of the note with a
+    coined word (:func:`coined_name`, which reads the names inside its title and file name as
+    well): it neither names the note's subject nor is mostly its words ("gensim word2vec window
+    size" names "Word2vec (word embeddings)")."""
     if top.held >= settings.title_held:
         return False
     share = title_share(top)
-    return share is not None and share < settings.title_share
+    return share is not None and share < settings.title_share and coined_name(top) is None
 
 
 def many_words(top: Candidate, ahead: float, settings: Settings) -> bool:
@@ -622,8 +615,9 @@ def _named(cand: Candidate, share: float) -> bool:
 
 
 def coined_name(cand: Candidate) -> str | None:
-    """A name of the note (its title, file name or an alias: :func:`title_words`) the message
-    holds whole in the note's title column, with a coined word among its words: one that no
+    """A name of the note (its title, file name or an alias: :func:`title_words`, or a name
+    inside its title or file name: :func:`name_parts`) the message holds whole in the note's
+    title column, with a coined word among its words: one that no
     English word list holds, as typed or as found (``Hit.coined``: "tokmeter"; not "moraine"
     or "kestrel", which English knows). The coined word must be typed as it is (or as another
     form of it), with two neighbouring letters swapped ("snapwern" for "snapwren": the
@@ -636,7 +630,9 @@ def coined_name(cand: Candidate) -> str | None:
     :returns: the name as written, or None
     """
     found = {h.word: h for h in cand.hits if h.place == "title" and h.evidence > 0}
-    for name, ws in _names(cand):
+    kept = _kept_stopwords(cand.hits)
+    parts = [(part, ws) for part in _parts(cand) if (ws := _subject_words(part, kept))]
+    for name, ws in _names(cand) + parts:
         if all(w in found for w in ws) and any(found[w].coined and _typed_whole(found[w]) for w in ws):
             return name
     return None
