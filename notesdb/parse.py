@@ -35,7 +35,7 @@ from notesdb.links import read_links
 from notesdb.text import FORMAT_CLASS
 from notesdb.vocab import FOLDER_NOTE_STEMS
 
-__all__ = ["MAX_NOTE_BYTES", "Note", "parse_note", "as_utf8"]
+__all__ = ["MAX_NOTE_BYTES", "Note", "parse_note", "as_utf8", "readable_name"]
 
 #: Bytes of a note indexed at most; the rest is reported, not indexed. Indexing costs about 1 ms
 #: per KiB of prose and up to 3.5 ms per KiB of text whose every word is new (2 shared cores),
@@ -359,8 +359,19 @@ def _title_from_path(path: str) -> str:
             stem = pure.parent.name  # a folder's README.md is named by its folder
     except Exception:
         stem = str(path)
-    readable = _one_line(_NAME_SEPARATORS.sub(" ", stem))
+    readable = _one_line(readable_name(stem))
     return readable or _one_line(stem)
+
+
+def readable_name(stem: str) -> str:
+    """A file name as a title: hyphens and underscores between words read as spaces
+    ("smoke-alarms" -> "smoke alarms", "pip_cache" -> "pip cache"), unless the name has spaces
+    already, whose hyphens and dashes are then the user's own ("Data Engineering - Backfills",
+    "2024-05-01 - Standup", "Paged KV-cache" stay as written; underscores still read as
+    spaces)."""
+    if any(c.isspace() for c in stem):
+        return stem.replace("_", " ")
+    return _NAME_SEPARATORS.sub(" ", stem)
 
 
 # --- front matter -----------------------------------------------------------

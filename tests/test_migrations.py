@@ -215,7 +215,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 18
+    assert user_version(conn) == store.SCHEMA_VERSION == 19
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
@@ -317,3 +317,47 @@ def test_the_upgrade_reads_a_latin1_note_again_as_windows_1252(tmp_path: Path) -
     assert sorted(stats.modified) == ["latin1.md", "plain.md", "stray.md"]
     rows = dict(conn.execute("SELECT path, title FROM notes"))
     assert rows == {"latin1.md": "Café crème", "stray.md": "Brûlée", "plain.md": "Porter"}
+
+
+def test_the_upgrade_titles_a_spaced_file_name_as_written(tmp_path: Path) -> None:
+    """A database of schema 18 titled ``Data Engineering - Backfills.md`` "Data Engineering
+    Backfills": after the upgrade the next sync reads that note again and titles it as its file
+    is named; a note titled by its H1 and one whose file name has no spaces are not read again."""
+    vault = tmp_path / "notes"
+    (vault / "3 - Notes").mkdir(parents=True)
+    (vault / "3 - Notes" / "Data Engineering - Backfills.md").write_text("Reruns over past partitions.\n")
+    (vault / "3 - Notes" / "Airflow - Catchup.md").write_text("# Catchup\n\ncatchup=False.\n")
+    (vault / "3 - Notes" / "smoke-alarms.md").write_text("Batteries in May.\n")
+    db_path = tmp_path / "n.db"
+    conn = open_db(db_path)
+    sync(conn, vault)
+    backfills = "3 - Notes/Data Engineering - Backfills.md"
+    assert conn.execute("SELECT title FROM notes WHERE path = ?", (backfills,)).fetchone() == ("Data Engineering - Backfills",)
+    as_schema(conn, 18, f"UPDATE notes SET title = 'Data Engineering Backfills' WHERE path = '{backfills}'")
+    assert marked_by(db_path, migrations_module.m019_reread_spaced_file_names) == [(backfills,)]
+    conn = open_db(db_path)
+    assert user_version(conn) == store.SCHEMA_VERSION
+    stats = sync(conn, vault)
+    assert stats.modified == [backfills]
+    assert dict(conn.execute("SELECT path, title FROM notes")) == {
+        backfills: "Data Engineering - Backfills",
+        "3 - Notes/Airflow - Catchup.md": "Catchup",
+        "3 - Notes/smoke-alarms.md": "smoke alarms",
+    }
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "marked"),
+    [
+        ("3 - Notes/Data Engineering - Backfills.md", "Data Engineering Backfills", 1),
+        ("Inbox/2025-10-19 -- call notes.md", "2025 10 19 call notes", 1),
+        ("Trips/Rome - 2024/README.md", "Rome 2024", 1),  # named by its folder
+        ("3 - Notes/Data Engineering - Backfills.md", "Backfills", 0),  # titled by its H1
+        ("home/smoke-alarms.md", "smoke alarms", 0),  # no spaces: read as before
+        ("notes/pip_cache notes.md", "pip cache notes", 0),  # the same title either way
+        (None, None, 0),
+    ],
+)
+def test_the_upgrade_reads_again_only_notes_titled_by_a_spaced_name(path: str | None, title: str | None, marked: int) -> None:
+    assert migrations_module._titled_by_spaced_name(path, title) == marked

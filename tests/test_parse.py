@@ -408,7 +408,12 @@ def test_first_h1_is_title_only_without_front_matter_title() -> None:
     [
         ("home/smoke-alarms.md", "smoke alarms"),  # the documented example
         ("til/python/struct_endianness.md", "struct endianness"),  # underscores too
-        ("Inbox/2025-10-19 -- call notes.md", "2025 10 19 call notes"),  # runs collapse
+        ("Inbox/2025-10-19--call-notes.md", "2025 10 19 call notes"),  # runs collapse
+        # a name with spaces keeps its own hyphens and dashes; underscores still read as spaces
+        ("Inbox/2025-10-19 -- call notes.md", "2025-10-19 -- call notes"),
+        ("3 - Notes/Data Engineering - Backfills.md", "Data Engineering - Backfills"),
+        ("Weekly update \u2014 2024-W18.md", "Weekly update \u2014 2024-W18"),
+        ("ml/Paged KV-cache_notes.md", "Paged KV-cache notes"),
         ("README", "README"),  # no suffix
         ("notes/---.md", "---"),  # nothing readable left: keep the stem
     ],
