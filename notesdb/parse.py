@@ -243,7 +243,10 @@ def _parse(path: str, data: bytes) -> Note:
         return _empty_note(path, problems + [_P_EMPTY])
 
     links, anchors = read_links(text, path)  # front matter included: Obsidian's properties hold links too
-    meta, text = _front_matter(text, problems)
+    if _FM_OPEN.match(text):
+        meta, text = _front_matter(text, problems)
+    else:
+        meta, text = page_properties(text)
     template = _is_template(text)
 
     title = _first_text(meta, "title", "name")
@@ -413,6 +416,49 @@ def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
         problems.append(_P_NOT_MAPPING)
         return {}, rest
     return _lower_keys(loaded), rest
+
+
+_PROPERTY: Final = re.compile(r"^([A-Za-z][\w-]*)::(?:[ \t]+(.*?))?[ \t]*$")
+_PROPERTY_VALUE: Final = re.compile(r"\s*(?:\[\[([^\]]+)\]\]|([^,]+))")
+#: The page properties read, by their Logseq names, as the front matter keys they mean.
+_PROPERTY_KEYS: Final = {"title": "title", "alias": "aliases", "aliases": "aliases", "tags": "tags",
+                         "description": "description"}
+
+
+def page_properties(text: str) -> tuple[dict[str, Any], str]:
+    """Split off a note's page properties, Logseq's front matter: ``key:: value`` lines at the
+    top of the file (after blank lines only), ended by a blank line or the end of the file
+    (https://docs.logseq.com/#/page/properties)::
+
+        title:: Type Omit
+        alias:: Omit, [[Omit type]]
+        tags:: typescript, [[utility types]]
+
+        - ## `Omit<Type, keys>`
+
+    :returns: ``(meta, rest)``: ``title``, ``aliases`` (a list: the value split on commas, a
+        ``[[link]]`` kept whole), ``tags`` and ``description`` as :func:`parse_note` reads front
+        matter; the other properties (``public::``, ``category::``) are left out like other front
+        matter keys. Text whose first lines are not such a block comes back whole with ``{}``
+        (a ``key:: value`` line followed by other text on the next line is a paragraph).
+    """
+    lines = text.split("\n")
+    start = 0
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    end = start
+    while end < len(lines) and _PROPERTY.match(lines[end]):
+        end += 1
+    if end == start or (end < len(lines) and lines[end].strip()):
+        return {}, text
+    meta: dict[str, Any] = {}
+    for line in lines[start:end]:
+        m = _PROPERTY.match(line)
+        key = _PROPERTY_KEYS.get(m[1].lower()) if m else None
+        if m and key and m[2] and key not in meta:
+            values = [(link or plain).strip() for link, plain in _PROPERTY_VALUE.findall(m[2])]
+            meta[key] = [v for v in values if v] if key in ("aliases", "tags") else m[2]
+    return meta, "\n".join(lines[end:])
 
 
 #: First characters of a value that is YAML structure, not text (see :func:`_flat_pairs`).

@@ -45,10 +45,11 @@ __all__ = ["DEFAULT_SKIP", "SyncStats", "folder_problem", "sync", "walk_notes", 
 
 #: Note files read: Markdown by extension, case-insensitive.
 NOTE_SUFFIXES: Final = (".md", ".markdown")
-#: Skipped by default: ``MEMORY.md`` at the root (an index already loaded into every session)
-#: and template folders (Obsidian's and Templater's usual ``Templates/``, ``_templates/``).
+#: Skipped by default: ``MEMORY.md`` at the root (an index already loaded into every session),
+#: template folders (Obsidian's and Templater's usual ``Templates/``, ``_templates/``) and the
+#: copies Logseq keeps of a graph's pages in ``logseq/bak/`` and ``logseq/version-files/``.
 #: The ``[index] skip`` setting replaces this list; see :func:`skipped_by`.
-DEFAULT_SKIP: Final = ("MEMORY.md", "Templates/", "_templates/")
+DEFAULT_SKIP: Final = ("MEMORY.md", "Templates/", "_templates/", "logseq/bak/", "logseq/version-files/")
 #: Bytes read from one file at most: ``parse.MAX_NOTE_BYTES`` + 1 (the parser indexes the first
 #: 256 KiB and reports the rest; not imported from it, which would load the Markdown parser
 #: on every hook call).

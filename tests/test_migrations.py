@@ -215,7 +215,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 19
+    assert user_version(conn) == store.SCHEMA_VERSION == 20
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
@@ -361,3 +361,27 @@ def test_the_upgrade_titles_a_spaced_file_name_as_written(tmp_path: Path) -> Non
 )
 def test_the_upgrade_reads_again_only_notes_titled_by_a_spaced_name(path: str | None, title: str | None, marked: int) -> None:
     assert migrations_module._titled_by_spaced_name(path, title) == marked
+
+
+def test_the_upgrade_reads_logseq_page_properties_again(tmp_path: Path) -> None:
+    """A database of schema 19 holds a Logseq page's ``alias::`` line as text: after the upgrade
+    the next sync reads that note again, and the alias is a name of the note (its title column);
+    a note whose text does not start with a property is not read again."""
+    vault = tmp_path / "notes"
+    (vault / "pages").mkdir(parents=True)
+    (vault / "pages" / "Type Omit.md").write_text("alias:: Omit\n\n- Drops the keys named.\n")
+    (vault / "pages" / "Pick.md").write_text("- Keeps the keys named.\n")
+    db_path = tmp_path / "n.db"
+    conn = open_db(db_path)
+    sync(conn, vault)
+    assert conn.execute("SELECT aliases, body FROM notes WHERE path = 'pages/Type Omit.md'").fetchone() == (
+        '["Omit"]', "Drops the keys named.")
+    as_schema(conn, 19, "UPDATE notes SET aliases = '[]', body = 'alias:: Omit\nDrops the keys named.' WHERE path = 'pages/Type Omit.md'")
+    assert marked_by(db_path, migrations_module.m020_reread_page_properties) == [("pages/Type Omit.md",)]
+    conn = open_db(db_path)
+    assert sync(conn, vault).modified == ["pages/Type Omit.md"]
+    assert conn.execute("SELECT aliases, body FROM notes WHERE path = 'pages/Type Omit.md'").fetchone() == (
+        '["Omit"]', "Drops the keys named.")
+    assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'title:omit'").fetchall() == conn.execute(
+        "SELECT id FROM notes WHERE path = 'pages/Type Omit.md'").fetchall()
+    conn.close()

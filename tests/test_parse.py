@@ -891,3 +891,39 @@ def test_a_utf16_note_cut_by_the_read_limit_says_so() -> None:
     assert "line 5000 of the long log" in note.body and "line 11000 " not in note.body
     small = codecs.BOM_UTF16_LE + "# Short\n\nA few words.\n".encode("utf-16-le")
     assert parse_note("short.md", small).problems == []
+
+
+LOGSEQ_PAGE = (
+    b"category:: Programming\n"
+    b"alias:: Omit, [[Omit type]]\n"
+    b"tags:: typescript, [[utility types]]\n"
+    b"description:: build a type without some keys\n"
+    b"\n"
+    b"- ## `Omit<Type, keys>`\n"
+    b"\t- Drops the keys named, keeps the rest.\n"
+)
+
+
+def test_logseq_page_properties_are_front_matter() -> None:
+    """A Logseq page's ``key:: value`` lines at its top are its front matter: aliases (split on
+    commas, a ``[[link]]`` kept whole), tags and description read as such, the other properties
+    left out of the text like other front matter keys."""
+    note = parse_note("pages/Type Omit.md", LOGSEQ_PAGE)
+    assert (note.title, note.desc) == ("Type Omit", "build a type without some keys")
+    assert (note.aliases, note.tags) == (["Omit", "Omit type"], ["typescript", "utility", "types"])
+    assert (note.headings, note.body, note.problems) == ("Omit<Type, keys>", "Drops the keys named, keeps the rest.", [])
+    titled = parse_note("pages/omit.md", b"\ntitle:: Type Omit\nalias:: \xe6\xb8\xb8\xe6\x88\x8f, GameMode\n")
+    assert (titled.title, titled.aliases, titled.body) == ("Type Omit", ["\u6e38\u620f", "GameMode"], "")
+
+
+@pytest.mark.parametrize(
+    ("data", "body"),
+    [
+        (b"Status:: done\nThe rest of the paragraph.\n", "Status:: done\nThe rest of the paragraph."),  # a paragraph
+        (b"# Title\n\nalias:: later\n", "alias:: later"),  # not at the top
+        (b"alias: one colon\n\nText.\n", "alias: one colon\nText."),
+    ],
+)
+def test_text_that_only_looks_like_page_properties_stays_text(data: bytes, body: str) -> None:
+    note = parse_note("a.md", data)
+    assert (note.aliases, note.body) == ([], body)

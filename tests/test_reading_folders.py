@@ -431,6 +431,25 @@ def test_templates_are_skipped_and_reported(tmp_path: Path) -> None:
     assert first(conn, "when did I last repot the fig") == "garden/fig.md"
 
 
+def test_logseq_s_copies_of_pages_are_skipped(tmp_path: Path) -> None:
+    """A Logseq graph keeps backups of its pages under ``logseq/bak/`` and older versions under
+    ``logseq/version-files/``: copies, not notes; the graph's pages and journals are indexed."""
+    root = tmp_path / "graph"
+    write(root, {
+        **FILLER,
+        "pages/Kombucha.md": "alias:: scoby\n\n- Second ferment with ginger, 3 days on the counter.\n",
+        "journals/2025_05_08.md": "- Bottled the kombucha.\n",
+        "logseq/bak/pages/Kombucha/2025-05-07T22_45_02.766Z.Desktop.md": "- Second ferment with ginger.\n",
+        "logseq/version-files/local/pages/Kombucha.md": "- Second ferment, 2 days.\n",
+    })
+    conn = open_db(tmp_path / "t.db")
+    stats = sync(conn, root)
+    assert sorted(stats.skipped) == ["logseq/bak/", "logseq/version-files/"]
+    paths = {p for (p,) in conn.execute("SELECT path FROM notes")}
+    assert {"pages/Kombucha.md", "journals/2025_05_08.md"} <= paths and not any(p.startswith("logseq/") for p in paths)
+    assert first(conn, "scoby") == "pages/Kombucha.md"  # its alias, a name of the note
+
+
 def test_skip_patterns() -> None:
     skip = ("MEMORY.md", "Templates/", "archive/*", "*-archive.md")
     assert skipped_by("templates", skip, folder=True)
