@@ -519,19 +519,21 @@ def m019_reread_spaced_file_names(db: Database) -> None:
     db.execute("PRAGMA user_version = 19")
 
 
-_PROPERTY_LINE = re.compile(r"^[A-Za-z][\w-]*::(?:[ \t]|$)")
+_PROPERTY_LINE = re.compile(r"[^\s:]+::(?=[ \t\u00a0\n]|$)")
 
 
 def _starts_with_property(body: str | None) -> int:
     """1 for a note whose text, as an older sync stored it, starts with a ``key:: value`` line:
-    a Logseq page's properties (``notesdb.parse.page_properties``), read as text before."""
+    a Logseq page's properties (``notesdb.parse.page_properties``), read as text before (also
+    ``title::`` with no value)."""
     return 1 if body and _PROPERTY_LINE.match(body) else 0
 
 
 @migrations()
 def m020_reread_page_properties(db: Database) -> None:
     """Logseq's page properties (``title::``, ``alias::``, ``tags::``, ``description::`` lines at
-    the top of a note) are read as front matter (``notesdb.parse.page_properties``): the notes
+    the top of a note) are read as front matter (``notesdb.parse.page_properties``; other
+    properties stay text): the notes
     whose stored text starts with such a line are read and parsed again at the next sync,
     marked as ``m016_reread_folder_notes`` marks its notes."""
     db.conn.create_function("starts_with_property", 1, _starts_with_property, deterministic=True)

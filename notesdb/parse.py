@@ -418,8 +418,11 @@ def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
     return _lower_keys(loaded), rest
 
 
-_PROPERTY: Final = re.compile(r"^([A-Za-z][\w-]*)::(?:[ \t]+(.*?))?[ \t]*$")
-_PROPERTY_VALUE: Final = re.compile(r"\s*(?:\[\[([^\]]+)\]\]|([^,]+))")
+#: A ``key:: value`` line's key and its ``::``, followed by white space or the end of the line
+#: (``std::move`` is not a property). Linear in the line's length, however long.
+_PROPERTY: Final = re.compile(r"[^\s:]+::(?=[ \t\u00a0]|$)")
+#: A ``[[link]]`` of a property's value (no bracket inside), or a comma between its values.
+_VALUE_SEPARATOR: Final = re.compile(r"(\[\[[^\[\]\n]*\]\])|,")
 #: The page properties read, by their Logseq names, as the front matter keys they mean.
 _PROPERTY_KEYS: Final = {"title": "title", "alias": "aliases", "aliases": "aliases", "tags": "tags",
                          "description": "description"}
@@ -436,11 +439,14 @@ def page_properties(text: str) -> tuple[dict[str, Any], str]:
 
         - ## `Omit<Type, keys>`
 
-    :returns: ``(meta, rest)``: ``title``, ``aliases`` (a list: the value split on commas, a
-        ``[[link]]`` kept whole), ``tags`` and ``description`` as :func:`parse_note` reads front
-        matter; the other properties (``public::``, ``category::``) are left out like other front
-        matter keys. Text whose first lines are not such a block comes back whole with ``{}``
-        (a ``key:: value`` line followed by other text on the next line is a paragraph).
+    :returns: ``(meta, rest)``: ``title``, ``aliases`` (a list: the values of every ``alias::``
+        line, split on commas, a ``[[link]]`` kept whole), ``tags`` (likewise) and
+        ``description`` as :func:`parse_note` reads front matter (the first non-empty
+        ``title::`` and ``description::``), and the text without those lines; the other
+        properties (``status:: done``, ``owner:: Priyanka``: Dataview's fields too) stay in
+        the text, to be searched. Text whose first lines are not such a block comes back whole
+        with ``{}`` (a ``key:: value`` line followed by other text on the next line is a
+        paragraph).
     """
     lines = text.split("\n")
     start = 0
@@ -452,13 +458,34 @@ def page_properties(text: str) -> tuple[dict[str, Any], str]:
     if end == start or (end < len(lines) and lines[end].strip()):
         return {}, text
     meta: dict[str, Any] = {}
+    kept: list[str] = []
     for line in lines[start:end]:
         m = _PROPERTY.match(line)
-        key = _PROPERTY_KEYS.get(m[1].lower()) if m else None
-        if m and key and m[2] and key not in meta:
-            values = [(link or plain).strip() for link, plain in _PROPERTY_VALUE.findall(m[2])]
-            meta[key] = [v for v in values if v] if key in ("aliases", "tags") else m[2]
-    return meta, "\n".join(lines[end:])
+        key = _PROPERTY_KEYS.get(m.group()[:-2].lower()) if m else None
+        if not m or key is None:
+            kept.append(line)
+            continue
+        value = line[m.end():].strip()
+        if key in ("aliases", "tags"):
+            meta.setdefault(key, []).extend(_property_values(value))
+        elif value and not meta.get(key):
+            meta[key] = value
+    return meta, "\n".join(kept + lines[end:])
+
+
+def _property_values(value: str) -> list[str]:
+    """A property's values: split on commas, a ``[[link]]`` kept whole without its brackets,
+    brackets left at the ends of a value and empty values dropped."""
+    out = []
+    for piece in _VALUE_SEPARATOR.split(value):
+        if piece is None:
+            continue
+        if piece.startswith("[[") and piece.endswith("]]"):
+            piece = piece[2:-2]
+        piece = piece.strip().strip("[]").strip()
+        if piece:
+            out.append(piece)
+    return out
 
 
 #: First characters of a value that is YAML structure, not text (see :func:`_flat_pairs`).

@@ -370,16 +370,23 @@ def test_the_upgrade_reads_logseq_page_properties_again(tmp_path: Path) -> None:
     vault = tmp_path / "notes"
     (vault / "pages").mkdir(parents=True)
     (vault / "pages" / "Type Omit.md").write_text("alias:: Omit\n\n- Drops the keys named.\n")
+    (vault / "pages" / "Untitled.md").write_text("title::\nalias:: Quaxwell\n\n- No title yet.\n")
     (vault / "pages" / "Pick.md").write_text("- Keeps the keys named.\n")
     db_path = tmp_path / "n.db"
     conn = open_db(db_path)
     sync(conn, vault)
     assert conn.execute("SELECT aliases, body FROM notes WHERE path = 'pages/Type Omit.md'").fetchone() == (
         '["Omit"]', "Drops the keys named.")
-    as_schema(conn, 19, "UPDATE notes SET aliases = '[]', body = 'alias:: Omit\nDrops the keys named.' WHERE path = 'pages/Type Omit.md'")
-    assert marked_by(db_path, migrations_module.m020_reread_page_properties) == [("pages/Type Omit.md",)]
+    as_schema(
+        conn, 19,
+        "UPDATE notes SET aliases = '[]', body = 'alias:: Omit\nDrops the keys named.' WHERE path = 'pages/Type Omit.md'",
+        "UPDATE notes SET aliases = '[]', body = 'title::\nalias:: Quaxwell\nNo title yet.' WHERE path = 'pages/Untitled.md'",
+    )
+    marked = [("pages/Type Omit.md",), ("pages/Untitled.md",)]
+    assert marked_by(db_path, migrations_module.m020_reread_page_properties) == marked
     conn = open_db(db_path)
-    assert sync(conn, vault).modified == ["pages/Type Omit.md"]
+    assert sorted(sync(conn, vault).modified) == ["pages/Type Omit.md", "pages/Untitled.md"]
+    assert conn.execute("SELECT aliases FROM notes WHERE path = 'pages/Untitled.md'").fetchone() == ('["Quaxwell"]',)
     assert conn.execute("SELECT aliases, body FROM notes WHERE path = 'pages/Type Omit.md'").fetchone() == (
         '["Omit"]', "Drops the keys named.")
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'title:omit'").fetchall() == conn.execute(

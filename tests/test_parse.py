@@ -906,12 +906,13 @@ LOGSEQ_PAGE = (
 
 def test_logseq_page_properties_are_front_matter() -> None:
     """A Logseq page's ``key:: value`` lines at its top are its front matter: aliases (split on
-    commas, a ``[[link]]`` kept whole), tags and description read as such, the other properties
-    left out of the text like other front matter keys."""
+    commas, a ``[[link]]`` kept whole), tags and description read as such; the other properties
+    stay text, to be searched."""
     note = parse_note("pages/Type Omit.md", LOGSEQ_PAGE)
     assert (note.title, note.desc) == ("Type Omit", "build a type without some keys")
     assert (note.aliases, note.tags) == (["Omit", "Omit type"], ["typescript", "utility", "types"])
-    assert (note.headings, note.body, note.problems) == ("Omit<Type, keys>", "Drops the keys named, keeps the rest.", [])
+    assert (note.headings, note.body, note.problems) == (
+        "Omit<Type, keys>", "category:: Programming\nDrops the keys named, keeps the rest.", [])
     titled = parse_note("pages/omit.md", b"\ntitle:: Type Omit\nalias:: \xe6\xb8\xb8\xe6\x88\x8f, GameMode\n")
     assert (titled.title, titled.aliases, titled.body) == ("Type Omit", ["\u6e38\u620f", "GameMode"], "")
 
@@ -927,3 +928,46 @@ def test_logseq_page_properties_are_front_matter() -> None:
 def test_text_that_only_looks_like_page_properties_stays_text(data: bytes, body: str) -> None:
     note = parse_note("a.md", data)
     assert (note.aliases, note.body) == ([], body)
+
+
+@pytest.mark.parametrize(
+    ("data", "title", "aliases", "tags", "body"),
+    [
+        # every alias:: line counts; an empty title:: leaves the H1 the title
+        (b"title::\nalias:: Frobnitz\nalias:: Quaxwell, [[Quax well]]\naliases:: Dup\n\n# Heading Title\n\nBody.\n",
+         "Heading Title", ["Frobnitz", "Quaxwell", "Quax well", "Dup"], [], "Body."),
+        # keys of any letters; a Dataview field stays text; a no-break space after the colons
+        (b"title::\xc2\xa0Keys\n\xe7\xb1\xbb\xe5\x9e\x8b:: \xe4\xb9\xa6\nstatus:: done\n_under:: 4\n\nBody.\n",
+         "Keys", [], [], "\u7c7b\u578b:: \u4e66\nstatus:: done\n_under:: 4\nBody."),
+        # junk brackets and empty values leave nothing; tags lose their # like front matter's
+        (b"alias:: ,,, [[]], ]], [[, [[x]\ntags:: #foo, #[[bar baz]], [[#qux]]\n\nBody.\n",
+         "p", ["x"], ["foo", "bar", "baz", "qux"], "Body."),
+        (b"std::move casts an lvalue\n\nBody.\n", "p", [], [], "std::move casts an lvalue\nBody."),  # no space: C++
+    ],
+)
+def test_page_properties_edges(data: bytes, title: str, aliases: list[str], tags: list[str], body: str) -> None:
+    note = parse_note("p.md", data)
+    assert (note.title, note.aliases, note.tags, note.body) == (title, aliases, tags, body)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"k:: a" + b" " * 250_000 + b"b\n",  # a long run of blanks inside a value
+        b"alias:: " + b"[[a, " * 50_000 + b"\n\nBody.\n",  # links never closed
+        b"k" * 200_000 + b":" * 50_000 + b"\n",
+    ],
+)
+def test_page_properties_read_a_long_line_in_one_pass(tmp_path: Path, data: bytes) -> None:
+    """Each of these took minutes when the property's value was matched by a lazy pattern
+    before trailing blanks (quadratic in the run of blanks: 7 min for the first) or its links by
+    a pattern that scanned to the end for each unclosed ``[[``, and the hook indexes a changed
+    note before it answers. Read in one pass now, in well under a second; a process still
+    reading after 60 s fails the test."""
+    import subprocess
+    import sys
+
+    (tmp_path / "x.md").write_bytes(data)
+    code = "import sys; from notesdb.parse import parse_note; n = parse_note('x.md', open(sys.argv[1], 'rb').read()); print(n.aliases)"
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.md")], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() in ("[]", "['a']"), out.stderr[-500:]
