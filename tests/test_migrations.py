@@ -41,6 +41,19 @@ def as_schema(conn: sqlite3.Connection, version: int, *statements: str) -> None:
     conn.close()
 
 
+def synced(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path, sqlite3.Connection]:
+    """``files`` (path relative to the notes folder: text) written into ``tmp_path/notes`` and
+    synced into a new ``tmp_path/n.db``: the folder, the database file and its connection."""
+    vault = tmp_path / "notes"
+    for rel, text in files.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text)
+    db_path = tmp_path / "n.db"
+    conn = open_db(db_path)
+    sync(conn, vault)
+    return vault, db_path, conn
+
+
 def marked_by(db_path: Path, migration) -> list[tuple[str]]:  # type: ignore[no-untyped-def]
     """Run one migration on a database left as the schema before it (:func:`as_schema`) and
     return the notes it marks to be read again, by path: a later migration that reads every
@@ -323,14 +336,11 @@ def test_the_upgrade_titles_a_spaced_file_name_as_written(tmp_path: Path) -> Non
     """A database of schema 18 titled ``Data Engineering - Backfills.md`` "Data Engineering
     Backfills": after the upgrade the next sync reads that note again and titles it as its file
     is named; a note titled by its H1 and one whose file name has no spaces are not read again."""
-    vault = tmp_path / "notes"
-    (vault / "3 - Notes").mkdir(parents=True)
-    (vault / "3 - Notes" / "Data Engineering - Backfills.md").write_text("Reruns over past partitions.\n")
-    (vault / "3 - Notes" / "Airflow - Catchup.md").write_text("# Catchup\n\ncatchup=False.\n")
-    (vault / "3 - Notes" / "smoke-alarms.md").write_text("Batteries in May.\n")
-    db_path = tmp_path / "n.db"
-    conn = open_db(db_path)
-    sync(conn, vault)
+    vault, db_path, conn = synced(tmp_path, {
+        "3 - Notes/Data Engineering - Backfills.md": "Reruns over past partitions.\n",
+        "3 - Notes/Airflow - Catchup.md": "# Catchup\n\ncatchup=False.\n",
+        "3 - Notes/smoke-alarms.md": "Batteries in May.\n",
+    })
     backfills = "3 - Notes/Data Engineering - Backfills.md"
     assert conn.execute("SELECT title FROM notes WHERE path = ?", (backfills,)).fetchone() == ("Data Engineering - Backfills",)
     as_schema(conn, 18, f"UPDATE notes SET title = 'Data Engineering Backfills' WHERE path = '{backfills}'")
@@ -367,14 +377,11 @@ def test_the_upgrade_reads_logseq_page_properties_again(tmp_path: Path) -> None:
     """A database of schema 19 holds a Logseq page's ``alias::`` line as text: after the upgrade
     the next sync reads that note again, and the alias is a name of the note (its title column);
     a note whose text does not start with a property is not read again."""
-    vault = tmp_path / "notes"
-    (vault / "pages").mkdir(parents=True)
-    (vault / "pages" / "Type Omit.md").write_text("alias:: Omit\n\n- Drops the keys named.\n")
-    (vault / "pages" / "Untitled.md").write_text("title::\nalias:: Quaxwell\n\n- No title yet.\n")
-    (vault / "pages" / "Pick.md").write_text("- Keeps the keys named.\n")
-    db_path = tmp_path / "n.db"
-    conn = open_db(db_path)
-    sync(conn, vault)
+    vault, db_path, conn = synced(tmp_path, {
+        "pages/Type Omit.md": "alias:: Omit\n\n- Drops the keys named.\n",
+        "pages/Untitled.md": "title::\nalias:: Quaxwell\n\n- No title yet.\n",
+        "pages/Pick.md": "- Keeps the keys named.\n",
+    })
     assert conn.execute("SELECT aliases, body FROM notes WHERE path = 'pages/Type Omit.md'").fetchone() == (
         '["Omit"]', "Drops the keys named.")
     as_schema(

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import indexed_connection
 from notesdb.decide import decide
-from notesdb.gate import coined_name, judge, name_parts, off_title, title_share, title_words
+from notesdb.gate import Decision, coined_name, judge, name_parts, off_title, title_share, title_words
 from notesdb.rank import Candidate, Hit, Ranking
 from notesdb.settings import Settings
 from test_reading_folders import FILLER
@@ -290,6 +290,16 @@ def test_a_name_inside_a_name_names_the_note_only_with_a_coined_word() -> None:
     assert off_title(civic, s) is True
 
 
+def assert_named(d: Decision, path: str, name: str, lead: str, coverage: str) -> None:
+    """``d`` names ``path`` alone by the named route, through its name ``name``, with that lead
+    and coverage in its explanation."""
+    assert (d.route, d.notes) == ("named", [path])
+    assert d.reasons[1] == (
+        f"spoke by named: the message holds the note's name '{name}', which English does not know; "
+        f"leads the second {lead} >= 1.5x, coverage {coverage} >= 0.2"
+    )
+
+
 def test_the_name_inside_a_name_names_the_note(tmp_path: Path) -> None:
     """"word2vec" is the whole of a name inside "Word2vec (word embeddings)", a word English does
     not know: the named route names the note it leads 1.52 times, and a longer message holding
@@ -305,12 +315,7 @@ def test_the_name_inside_a_name_names_the_note(tmp_path: Path) -> None:
         "learned embedding layers another.\n",
     })
     with indexed_connection(tmp_path, notes) as conn:
-        d = decide(conn, "word2vec")
-        assert (d.route, d.notes) == ("named", ["ml/Word2vec (word embeddings).md"])
-        assert d.reasons[1] == (
-            "spoke by named: the message holds the note's name 'Word2vec', which English does not know; "
-            "leads the second 1.52x >= 1.5x, coverage 1.00 >= 0.2"
-        )
+        assert_named(decide(conn, "word2vec"), "ml/Word2vec (word embeddings).md", "Word2vec", "1.52x", "1.00")
         d = decide(conn, "gensim word2vec window size")
         assert (d.route, d.notes) == ("named", ["ml/Word2vec (word embeddings).md"])
 
@@ -341,11 +346,6 @@ def test_a_category_before_a_spaced_dash_leaves_the_subject_the_note_s_name(tmp_
     notes = dict(FILLER)
     notes.update(CATEGORY_NOTES)
     with indexed_connection(tmp_path, notes) as conn:
-        d = decide(conn, "backfills")
-        assert (d.route, d.notes) == ("named", ["notes/Data Engineering - Backfills.md"])
-        assert d.reasons[1] == (
-            "spoke by named: the message holds the note's name 'Backfills', which English does not know; "
-            "leads the second 2.00x >= 1.5x, coverage 0.75 >= 0.2"
-        )
+        assert_named(decide(conn, "backfills"), "notes/Data Engineering - Backfills.md", "Backfills", "2.00x", "0.75")
         for message in ("data engineering", "overview", "troubleshooting my printer", "v2", "homework?"):
             assert decide(conn, message).spoken is False, message
