@@ -505,7 +505,12 @@ def _parts(cand: Candidate) -> list[str]:
     return [part for part in dict.fromkeys(parts) if part not in own]
 
 
-_PARENTHESIS: Final = re.compile(r"^(?P<head>[^()]*?\S)\s*\((?P<inner>[^()]*\S[^()]*)\)\s*$")
+#: A name that ends with a parenthesis: what comes before it and what it holds. Each part is
+#: one run of characters that are not parentheses, so a match takes time linear in the name.
+_PARENTHESIS: Final = re.compile(r"(?P<head>[^()]*[^()\s])\s*\((?P<inner>[^()]*)\)")
+#: Characters of a name read for the names inside it at most: a longer title (a pasted line
+#: used as a note's H1) names no one thing.
+MAX_NAME_CHARS: Final = 200
 
 
 def name_parts(name: str) -> list[str]:
@@ -518,9 +523,13 @@ def name_parts(name: str) -> list[str]:
     (:func:`coined_name`: held whole, with a word no English word list holds, "word2vec" or
     "backfills"): a part that is an everyday word is a kind of note more often than its subject
     ("Project Atlas - Overview", "Elasticsearch Cluster (troubleshooting)", "Q3 plan (v2)"),
-    and the message "overview" or "troubleshooting my printer" does not name it."""
-    m = _PARENTHESIS.match(name)
-    if m:
+    and the message "overview" or "troubleshooting my printer" does not name it. A name longer
+    than ``MAX_NAME_CHARS`` (200) gives none."""
+    name = name.strip()
+    if len(name) > MAX_NAME_CHARS:
+        return []
+    m = _PARENTHESIS.fullmatch(name)
+    if m and m["inner"].strip():
         return [m["head"], m["inner"].strip()]
     pieces = _SPACED_DASH.split(name)
     return [pieces[-1]] if len(pieces) > 1 and pieces[-1].strip() else []

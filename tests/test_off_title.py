@@ -349,3 +349,20 @@ def test_a_category_before_a_spaced_dash_leaves_the_subject_the_note_s_name(tmp_
         assert_named(decide(conn, "backfills"), "notes/Data Engineering - Backfills.md", "Backfills", "2.00x", "0.75")
         for message in ("data engineering", "overview", "troubleshooting my printer", "v2", "homework?"):
             assert decide(conn, message).spoken is False, message
+
+
+def test_a_long_title_is_read_for_names_inside_it_in_no_time(tmp_path: Path) -> None:
+    """A title of 200,000 characters with an unclosed parenthesis (a pasted line used as a
+    note's H1) took minutes to match against a pattern with two runs that could share its
+    characters, on every message whose candidates held that note. A name longer than
+    ``MAX_NAME_CHARS`` now gives no names inside it; one of them still reads as before. A
+    process still reading after 60 s fails the test."""
+    import subprocess
+    import sys
+
+    from notesdb.gate import MAX_NAME_CHARS
+
+    assert name_parts("Tmux - Config (" + "x" * (MAX_NAME_CHARS - 20) + ")") == ["Tmux - Config", "x" * (MAX_NAME_CHARS - 20)]
+    code = "from notesdb.gate import name_parts; print(name_parts('x (' + 'a' * 200_000), name_parts('x (' + 'a b ' * 50_000))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout.strip()) == (0, "[] []"), out.stderr[-500:]
