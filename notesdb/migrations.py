@@ -15,7 +15,7 @@ import re
 from sqlite_utils import Database, Migrations
 
 from notesdb.parse import readable_name
-from notesdb.vocab import FOLDER_NOTE_STEMS, english_zipf, lexicon_rows, rebuild_vocab
+from notesdb.vocab import FOLDER_NOTE_STEMS, decoded_name, english_zipf, lexicon_rows, rebuild_vocab
 
 migrations = Migrations("notesdb")
 
@@ -496,24 +496,29 @@ def m018_anchor_text(db: Database) -> None:
 
 
 def _titled_by_spaced_name(path: str | None, title: str | None) -> int:
-    """1 for a note titled by a file name (or folder name) with spaces whose hyphens an older
-    sync read as spaces: "Data Engineering Backfills" of ``Data Engineering - Backfills.md``."""
-    if not path or not title:
+    """1 for a note whose file name an older sync read otherwise: one titled by a file name
+    (or folder name) with spaces whose hyphens it read as spaces ("Data Engineering
+    Backfills" of ``Data Engineering - Backfills.md``), and one whose file name is
+    percent-encoded (Logseq's ``Foo%3ABar.md``: its title and file-name words change)."""
+    if not path:
         return 0
     parts = path.split("/")
     stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1][1:] else parts[-1]
     if len(parts) > 1 and stem.lower() in FOLDER_NOTE_STEMS:
         stem = parts[-2]
+    if decoded_name(stem) != stem:
+        return 1
     old = " ".join(_NAME_PARTS.sub(" ", stem).split())
-    return 1 if title == old and " ".join(readable_name(stem).split()) != old else 0
+    return 1 if title and title == old and " ".join(readable_name(stem).split()) != old else 0
 
 
 @migrations()
 def m019_reread_spaced_file_names(db: Database) -> None:
     """A note titled by its file name keeps the hyphens and dashes of a name with spaces
     (``notesdb.parse.readable_name``: "Data Engineering - Backfills", not "Data Engineering
-    Backfills"): the notes titled so by an older sync are read and parsed again at the next
-    sync, marked as ``m016_reread_folder_notes`` marks its notes."""
+    Backfills"), and a percent-encoded file name is read decoded (``notesdb.vocab.decoded_name``:
+    Logseq's ``Foo%3ABar.md`` is "Foo:Bar"): the notes an older sync read otherwise are read and
+    parsed again at the next sync, marked as ``m016_reread_folder_notes`` marks its notes."""
     db.conn.create_function("titled_by_spaced_name", 2, _titled_by_spaced_name, deterministic=True)
     _reread(db, "titled_by_spaced_name(path, title)")
     db.execute("PRAGMA user_version = 19")

@@ -33,7 +33,7 @@ from markdown_it import MarkdownIt
 
 from notesdb.links import read_links
 from notesdb.text import FORMAT_CLASS
-from notesdb.vocab import FOLDER_NOTE_STEMS
+from notesdb.vocab import FOLDER_NOTE_STEMS, decoded_name
 
 __all__ = ["MAX_NOTE_BYTES", "Note", "parse_note", "as_utf8", "readable_name"]
 
@@ -362,6 +362,7 @@ def _title_from_path(path: str) -> str:
             stem = pure.parent.name  # a folder's README.md is named by its folder
     except Exception:
         stem = str(path)
+    stem = decoded_name(stem)  # Logseq's "Foo%3A Bar" is the page "Foo: Bar"
     readable = _one_line(readable_name(stem))
     return readable or _one_line(stem)
 

@@ -10,7 +10,9 @@ word is in general English (wordfreq), filled once by a migration.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+import urllib.parse
 from collections import Counter
 
 from notesdb.text import extra_words, words
@@ -24,7 +26,7 @@ if TYPE_CHECKING:  # the parser is imported only when a note is parsed
 __all__ = [
     "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf",
     "english_rare_zipf", "fill_english_rare", "english_rare_filled", "lexicon_rows", "LANGUAGES",
-    "name_words", "FOLDER_NOTE_STEMS",
+    "name_words", "decoded_name", "FOLDER_NOTE_STEMS",
 ]  # fmt: skip
 
 #: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order, and
@@ -56,7 +58,23 @@ def name_words(path: str) -> tuple[str, str]:
     stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
     if len(parts) > 1 and parts[-2] and stem.lower() in FOLDER_NOTE_STEMS:
         stem = parts[-2]
-    return stem, " ".join(parts[:-1])
+    return decoded_name(stem), " ".join(parts[:-1])
+
+
+_PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def decoded_name(stem: str) -> str:
+    """A file name as the app that wrote it meant it: Logseq writes the page "Foo: Bar" to
+    ``Foo%3A Bar.md``, percent-encoding (RFC 3986 section 2.1) the characters a file name
+    cannot hold. Decoded when the name holds a ``%`` and two hex digits and the decoded bytes
+    are UTF-8; any other name ("100% sure") comes back as it is."""
+    if "%" not in stem or not _PERCENT.search(stem):
+        return stem
+    try:
+        return urllib.parse.unquote_to_bytes(stem).decode("utf-8")
+    except UnicodeDecodeError:
+        return stem
 
 
 def note_row(note: Note) -> Row:

@@ -366,6 +366,9 @@ def test_the_upgrade_titles_a_spaced_file_name_as_written(tmp_path: Path) -> Non
         ("3 - Notes/Data Engineering - Backfills.md", "Backfills", 0),  # titled by its H1
         ("home/smoke-alarms.md", "smoke alarms", 0),  # no spaces: read as before
         ("notes/pip_cache notes.md", "pip cache notes", 0),  # the same title either way
+        ("pages/Foo%3ABar.md", "Foo%3ABar", 1),  # percent-encoded: its file-name words change
+        ("pages/Foo%3ABar.md", "Foo Bar", 1),  # whatever its title
+        ("pages/100% sure.md", "100% sure", 0),
         (None, None, 0),
     ],
 )

@@ -414,6 +414,12 @@ def test_first_h1_is_title_only_without_front_matter_title() -> None:
         ("3 - Notes/Data Engineering - Backfills.md", "Data Engineering - Backfills"),
         ("Weekly update \u2014 2024-W18.md", "Weekly update \u2014 2024-W18"),
         ("ml/Paged KV-cache_notes.md", "Paged KV-cache notes"),
+        # Logseq percent-encodes what a file name cannot hold; a lone % is the user's own
+        ("pages/Foo%3ABar.md", "Foo:Bar"),
+        ("pages/Kubernetes%3A Pods.md", "Kubernetes: Pods"),
+        ("pages/%E4%B8%AD%E6%96%87.md", "\u4e2d\u6587"),
+        ("pages/100% sure.md", "100% sure"),
+        ("pages/bad%FF.md", "bad%FF"),  # not UTF-8 once decoded: left as written
         ("README", "README"),  # no suffix
         ("notes/---.md", "---"),  # nothing readable left: keep the stem
     ],
@@ -862,6 +868,7 @@ def test_a_folder_readme_without_a_title_is_named_by_its_folder(path: str, title
         ("docs/setup/index.md", ("setup", "docs setup")),
         ("README.md", ("README", "")),
         ("brews/readme-first.md", ("readme-first", "brews")),
+        ("pages/Foo%3ABar.md", ("Foo:Bar", "pages")),  # Logseq's percent-encoding, decoded
     ],
 )
 def test_a_folder_readme_has_its_folder_name_for_a_file_name(path: str, words: tuple[str, str]) -> None:
