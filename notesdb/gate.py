@@ -419,17 +419,28 @@ def _names(cand: Candidate) -> list[tuple[str, list[str]]]:
     return _names_read(cand)[0]
 
 
-def _names_read(cand: Candidate) -> "tuple[list[tuple[str, list[str]]], list[tuple[str, list[str], float]]]":
-    """:func:`_names` and :func:`_held_names` of ``cand``, kept on it with what they were read
-    from: its hits list and length, title, path and aliases (read again when one changed)."""
+def _names_read(
+    cand: Candidate,
+) -> "tuple[list[tuple[str, list[str]]], list[tuple[str, list[str], float]], list[tuple[str, list[str]]]]":
+    """:func:`_names`, :func:`_held_names` and :func:`_inner_names` of ``cand``, kept on it with
+    what they were read from: its hits list and length, title, path and aliases (read again
+    when one changed)."""
     source = (len(cand.hits), cand.title, cand.path, cand.aliases)
     kept = cand.names_read
     if kept is not None and kept[0] is cand.hits and kept[1] == source:
-        return kept[2], kept[3]
+        return kept[2], kept[3], kept[4]
     names = _read_names(cand)
     held = _read_held_names(cand, names)
-    cand.names_read = (cand.hits, source, names, held)
-    return names, held
+    kept_words = _kept_stopwords(cand.hits)
+    inner = [(part, ws) for part in _parts(cand) if (ws := _subject_words(part, kept_words))]
+    cand.names_read = (cand.hits, source, names, held, inner)
+    return names, held, inner
+
+
+def _inner_names(cand: Candidate) -> list[tuple[str, list[str]]]:
+    """The names inside the note's title and file name (:func:`_parts`), each with its
+    :func:`_subject_words`, as :func:`_names` gives the note's names (read once per candidate)."""
+    return _names_read(cand)[2]
 
 
 def _read_names(cand: Candidate) -> list[tuple[str, list[str]]]:
@@ -639,9 +650,7 @@ def coined_name(cand: Candidate) -> str | None:
     :returns: the name as written, or None
     """
     found = {h.word: h for h in cand.hits if h.place == "title" and h.evidence > 0}
-    kept = _kept_stopwords(cand.hits)
-    parts = [(part, ws) for part in _parts(cand) if (ws := _subject_words(part, kept))]
-    for name, ws in _names(cand) + parts:
+    for name, ws in _names(cand) + _inner_names(cand):
         if all(w in found for w in ws) and any(found[w].coined and _typed_whole(found[w]) for w in ws):
             return name
     return None

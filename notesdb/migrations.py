@@ -15,7 +15,7 @@ import re
 from sqlite_utils import Database, Migrations
 
 from notesdb.parse import readable_name
-from notesdb.vocab import FOLDER_NOTE_STEMS, decoded_name, english_zipf, lexicon_rows, rebuild_vocab
+from notesdb.vocab import FOLDER_NOTE_STEMS, decoded_name, english_zipf, file_stem, lexicon_rows, rebuild_vocab
 
 migrations = Migrations("notesdb")
 
@@ -502,10 +502,7 @@ def _titled_by_spaced_name(path: str | None, title: str | None) -> int:
     percent-encoded (Logseq's ``Foo%3ABar.md``: its title and file-name words change)."""
     if not path:
         return 0
-    parts = path.split("/")
-    stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1][1:] else parts[-1]
-    if len(parts) > 1 and stem.lower() in FOLDER_NOTE_STEMS:
-        stem = parts[-2]
+    stem = file_stem(path)
     if decoded_name(stem) != stem:
         return 1
     old = " ".join(_NAME_PARTS.sub(" ", stem).split())

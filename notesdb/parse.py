@@ -453,20 +453,20 @@ def page_properties(text: str) -> tuple[dict[str, Any], str]:
     start = 0
     while start < len(lines) and not lines[start].strip():
         start += 1
-    end = start
-    while end < len(lines) and _PROPERTY.match(lines[end]):
-        end += 1
-    if end == start or (end < len(lines) and lines[end].strip()):
+    found = []
+    while start + len(found) < len(lines) and (m := _PROPERTY.match(lines[start + len(found)])):
+        found.append(m)
+    end = start + len(found)
+    if not found or (end < len(lines) and lines[end].strip()):
         return {}, text
     meta: dict[str, Any] = {}
     kept: list[str] = []
-    for line in lines[start:end]:
-        m = _PROPERTY.match(line)
-        key = _PROPERTY_KEYS.get(m.group()[:-2].lower()) if m else None
-        if not m or key is None:
-            kept.append(line)
+    for m in found:
+        key = _PROPERTY_KEYS.get(m.group()[:-2].lower())
+        if key is None:
+            kept.append(m.string)
             continue
-        value = line[m.end():].strip()
+        value = m.string[m.end():].strip()
         if key in ("aliases", "tags"):
             meta.setdefault(key, []).extend(_property_values(value))
         elif value and not meta.get(key):

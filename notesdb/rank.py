@@ -95,10 +95,10 @@ class Candidate:
     #: of the leading tie (:func:`_break_ties`), else "": two notes of one digest are one note
     #: kept twice (``notesdb.gate.copies``)
     digest: str = ""
-    #: the gate's reading of the note's names (``notesdb.gate._names``, ``_held_names``) with
-    #: the hits it was read from: a sweep (``notesdb tune``) judges one candidate under many
-    #: settings, and reading the names again was half its time
-    names_read: "tuple[list[Hit], tuple[int, str, str, str], list[tuple[str, list[str]]], list[tuple[str, list[str], float]]] | None" = field(
+    #: the gate's reading of the note's names (``notesdb.gate._names``, ``_held_names``,
+    #: ``_inner_names``) with the hits it was read from: a sweep (``notesdb tune``) judges one
+    #: candidate under many settings, and reading the names again was half its time
+    names_read: "tuple[list[Hit], tuple[int, str, str, str], list[tuple[str, list[str]]], list[tuple[str, list[str], float]], list[tuple[str, list[str]]]] | None" = field(
         default=None, repr=False, compare=False
     )
 

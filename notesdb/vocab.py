@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the parser is imported only when a note is parsed
 __all__ = [
     "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf",
     "english_rare_zipf", "fill_english_rare", "english_rare_filled", "lexicon_rows", "LANGUAGES",
-    "name_words", "decoded_name", "FOLDER_NOTE_STEMS",
+    "name_words", "file_stem", "decoded_name", "FOLDER_NOTE_STEMS",
 ]  # fmt: skip
 
 #: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order, and
@@ -55,10 +55,17 @@ def name_words(path: str) -> tuple[str, str]:
         ``README.md`` at the top of the notes folder keeps its own
     """
     parts = path.split("/")
+    return decoded_name(file_stem(path)), " ".join(parts[:-1])
+
+
+def file_stem(path: str) -> str:
+    """A note's file name without its extension, as written; a note named for its folder
+    (:data:`FOLDER_NOTE_STEMS`) below the top of the notes folder has its folder's name."""
+    parts = path.split("/")
     stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
     if len(parts) > 1 and parts[-2] and stem.lower() in FOLDER_NOTE_STEMS:
         stem = parts[-2]
-    return decoded_name(stem), " ".join(parts[:-1])
+    return stem
 
 
 _PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
