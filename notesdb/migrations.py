@@ -541,3 +541,24 @@ def m020_reread_page_properties(db: Database) -> None:
     db.conn.create_function("starts_with_property", 1, _starts_with_property, deterministic=True)
     _reread(db, "starts_with_property(body)")
     db.execute("PRAGMA user_version = 20")
+
+
+def _named_by_an_app(path: str | None) -> int:
+    """1 for a note whose file name or a folder name of its path an app wrote with more than
+    the name (``notesdb.vocab.decoded_name``): Notion's page IDs (``Garden shed
+    1a2b...f809.md``, in a folder ``Projects 8c3e...6a7b``), which an older sync read as words
+    of the note's title, file name and folder names; percent-encoded folder names."""
+    if not path:
+        return 0
+    parts = path.split("/")
+    return 1 if any(decoded_name(part) != part for part in parts[:-1] + [file_stem(path)]) else 0
+
+
+@migrations()
+def m021_reread_app_written_names(db: Database) -> None:
+    """A file or folder name is read without the page ID Notion's export writes after it
+    (``notesdb.vocab.decoded_name``): the notes an older sync read otherwise are read and parsed
+    again at the next sync, marked as ``m016_reread_folder_notes`` marks its notes."""
+    db.conn.create_function("named_by_an_app", 1, _named_by_an_app, deterministic=True)
+    _reread(db, "named_by_an_app(path)")
+    db.execute("PRAGMA user_version = 21")

@@ -55,7 +55,7 @@ def name_words(path: str) -> tuple[str, str]:
         ``README.md`` at the top of the notes folder keeps its own
     """
     parts = path.split("/")
-    return decoded_name(file_stem(path)), " ".join(parts[:-1])
+    return decoded_name(file_stem(path)), " ".join(decoded_name(part) for part in parts[:-1])
 
 
 def file_stem(path: str) -> str:
@@ -69,19 +69,32 @@ def file_stem(path: str) -> str:
 
 
 _PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
+#: The page ID Notion's Markdown export writes after each page's name, in its file name and in
+#: the name of the folder of its sub-pages: a space and 32 hex digits (``Garden shed
+#: 1a2b3c4d5e6f708192a3b4c5d6e7f809.md``).
+_NOTION_ID: Final = re.compile(r"\s[0-9a-fA-F]{32}$")
 
 
 def decoded_name(stem: str) -> str:
-    """A file name as the app that wrote it meant it: Logseq writes the page "Foo: Bar" to
-    ``Foo%3A Bar.md``, percent-encoding (RFC 3986 section 2.1) the characters a file name
-    cannot hold. Decoded when the name holds a ``%`` and two hex digits and the decoded bytes
-    are UTF-8; any other name ("100% sure") comes back as it is."""
-    if "%" not in stem or not _PERCENT.search(stem):
-        return stem
-    try:
-        return urllib.parse.unquote_to_bytes(stem).decode("utf-8")
-    except UnicodeDecodeError:
-        return stem
+    """A file or folder name as the app that wrote it meant it.
+
+    - Logseq writes the page "Foo: Bar" to ``Foo%3A Bar.md``, percent-encoding (RFC 3986
+      section 2.1) the characters a file name cannot hold. Decoded when the name holds a ``%``
+      and two hex digits and the decoded bytes are UTF-8; any other name ("100% sure") stays.
+    - Notion's export names the page "Garden shed" ``Garden shed 1a2b...f809.md``: a space and
+      the page's 32-digit hex ID (:data:`_NOTION_ID`) follow the name, which is read without
+      them. A name that is nothing but an ID stays as it is.
+    """
+    if "%" in stem and _PERCENT.search(stem):
+        try:
+            stem = urllib.parse.unquote_to_bytes(stem).decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    if len(stem) > 33 and _NOTION_ID.search(stem):
+        name = stem[:-33].rstrip()
+        if name:
+            return name
+    return stem
 
 
 def note_row(note: Note) -> Row:

@@ -228,7 +228,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 20
+    assert user_version(conn) == store.SCHEMA_VERSION == 21
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
@@ -402,3 +402,45 @@ def test_the_upgrade_reads_logseq_page_properties_again(tmp_path: Path) -> None:
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'title:omit'").fetchall() == conn.execute(
         "SELECT id FROM notes WHERE path = 'pages/Type Omit.md'").fetchall()
     conn.close()
+
+
+def test_the_upgrade_reads_notion_named_notes_again(tmp_path: Path) -> None:
+    """A database of schema 20 titled a Notion page by its file name with the page ID and held
+    the ID as a word of the note: after the upgrade the next sync reads the notes whose file
+    or folder name holds such an ID again, and no other."""
+    vault, db_path, conn = synced(tmp_path, {
+        "Boiler service 0f1e2d3c4b5a69788796a5b4c3d2e1f0.md": "Annual check with Hales in March.\n",
+        "Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/Shed.md": "# Shed\n\nFelt roof before winter.\n",
+        "Dentist.md": "Check-up every six months.\n",
+    })
+    boiler = "Boiler service 0f1e2d3c4b5a69788796a5b4c3d2e1f0.md"
+    as_schema(
+        conn, 20,
+        f"UPDATE notes SET title = 'Boiler service 0f1e2d3c4b5a69788796a5b4c3d2e1f0', "
+        f"title_extra = '0f1e2d3c4b5a69788796a5b4c3d2e1f0' WHERE path = '{boiler}'",
+    )
+    marked = [(boiler,), ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/Shed.md",)]
+    assert marked_by(db_path, migrations_module.m021_reread_app_written_names) == marked
+    conn = open_db(db_path)
+    assert sorted(sync(conn, vault).modified) == sorted(p for (p,) in marked)
+    assert conn.execute("SELECT title FROM notes WHERE path = ?", (boiler,)).fetchone() == ("Boiler service",)
+    assert conn.execute(
+        "SELECT count(*) FROM notes_fts WHERE notes_fts MATCH '\"0f1e2d3c4b5a69788796a5b4c3d2e1f0\"'").fetchone() == (0,)
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "marked"),
+    [
+        ("Boiler service 0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", 1),
+        ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/Shed.md", 1),  # the folder's name
+        ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/README.md", 1),  # named by that folder
+        ("pages/Foo%3ABar.md", 1),
+        ("0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", 0),  # nothing but an ID: read as before
+        ("build-0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", 0),
+        ("home/Dentist.md", 0),
+        (None, 0),
+    ],
+)
+def test_the_upgrade_reads_again_only_notes_named_by_an_app(path: str | None, marked: int) -> None:
+    assert migrations_module._named_by_an_app(path) == marked

@@ -420,6 +420,13 @@ def test_first_h1_is_title_only_without_front_matter_title() -> None:
         ("pages/%E4%B8%AD%E6%96%87.md", "\u4e2d\u6587"),
         ("pages/100% sure.md", "100% sure"),
         ("pages/bad%FF.md", "bad%FF"),  # not UTF-8 once decoded: left as written
+        # Notion's export writes a space and the page's 32-digit hex ID after each name
+        ("Passport renewal 0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "Passport renewal"),
+        ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/Garden shed 1a2b3c4d5e6f708192a3b4c5d6e7f809.md", "Garden shed"),
+        ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/README.md", "Projects"),
+        ("0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"),  # nothing but an ID
+        ("md5 0f1e2d3c4b5a69788796a5b4c3d2e1f.md", "md5 0f1e2d3c4b5a69788796a5b4c3d2e1f"),  # 31 digits
+        ("build-0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "build 0f1e2d3c4b5a69788796a5b4c3d2e1f0"),  # no space
         ("README", "README"),  # no suffix
         ("notes/---.md", "---"),  # nothing readable left: keep the stem
     ],
@@ -869,6 +876,11 @@ def test_a_folder_readme_without_a_title_is_named_by_its_folder(path: str, title
         ("README.md", ("README", "")),
         ("brews/readme-first.md", ("readme-first", "brews")),
         ("pages/Foo%3ABar.md", ("Foo:Bar", "pages")),  # Logseq's percent-encoding, decoded
+        # Notion's page IDs after file and folder names are not words of the note
+        ("Home 11112222333344445555666677778888/Garden shed 1a2b3c4d5e6f708192a3b4c5d6e7f809.md",
+         ("Garden shed", "Home")),
+        ("Home 11112222333344445555666677778888/Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/README.md",
+         ("Projects", "Home Projects")),
     ],
 )
 def test_a_folder_readme_has_its_folder_name_for_a_file_name(path: str, words: tuple[str, str]) -> None:

@@ -450,6 +450,38 @@ def test_logseq_s_copies_of_pages_are_skipped(tmp_path: Path) -> None:
     assert first(conn, "scoby") == "pages/Kombucha.md"  # its alias, a name of the note
 
 
+NOTION = {
+    "Home 11112222333344445555666677778888.md": "# Home\n\n[Projects](Home%2011112222333344445555666677778888/Projects%208c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b.md)\n",
+    "Home 11112222333344445555666677778888/Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b.md": "# Projects\n\nWhat is on the go around the house.\n",
+    "Home 11112222333344445555666677778888/Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/Garden shed 1a2b3c4d5e6f708192a3b4c5d6e7f809.md": (
+        "# Garden shed\n\nStatus: In progress\n\nFelt roof needs replacing before winter; timber from the yard on Quay Street.\n"),
+    "Home 11112222333344445555666677778888/Boiler service 0f1e2d3c4b5a69788796a5b4c3d2e1f0.md": (
+        "Status: Booked\n\nAnnual check with Hales in March, last one cost 85 pounds.\n"),
+}
+
+
+def test_notion_page_ids_are_not_words_of_a_note(tmp_path: Path) -> None:
+    """Notion's export writes a space and the page's 32-digit hex ID after every file and folder
+    name: the note is named, titled and shown by its name alone, and the message "boiler
+    service" holds the whole name of a page that has no H1 (the full-name route)."""
+    root = tmp_path / "export"
+    write(root, {**FILLER, **NOTION})
+    conn = open_db(tmp_path / "t.db")
+    sync(conn, root)
+    shed = "Home 11112222333344445555666677778888/Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/Garden shed 1a2b3c4d5e6f708192a3b4c5d6e7f809.md"
+    boiler = "Home 11112222333344445555666677778888/Boiler service 0f1e2d3c4b5a69788796a5b4c3d2e1f0.md"
+    titles = dict(conn.execute("SELECT path, title FROM notes WHERE path LIKE 'Home%'").fetchall())
+    assert (titles[shed], titles[boiler]) == ("Garden shed", "Boiler service")
+    # the IDs are in no column of the index: not title words, not folder (heading) words
+    for page_id in ("1a2b3c4d5e6f708192a3b4c5d6e7f809", "8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b", "11112222333344445555666677778888"):
+        assert conn.execute("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?", (f'"{page_id}"',)).fetchone() == (0,)
+    d = decide(conn, "boiler service")
+    assert (d.spoken, d.notes) == (True, [boiler])
+    assert '"Boiler service" (' in d.line
+    d = decide(conn, "garden shed roof")
+    assert d.notes == [shed] and d.line.startswith('Notes that may cover this: "Garden shed" (')
+
+
 def test_skip_patterns() -> None:
     skip = ("MEMORY.md", "Templates/", "archive/*", "*-archive.md")
     assert skipped_by("templates", skip, folder=True)
