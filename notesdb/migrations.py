@@ -16,6 +16,7 @@ from sqlite_utils import Database, Migrations
 
 from notesdb.parse import readable_name
 from notesdb.vocab import FOLDER_NOTE_STEMS, decoded_name, english_zipf, file_stem, lexicon_rows, rebuild_vocab
+from notesdb.text import camel_parts
 
 migrations = Migrations("notesdb")
 
@@ -543,22 +544,26 @@ def m020_reread_page_properties(db: Database) -> None:
     db.execute("PRAGMA user_version = 20")
 
 
-def _named_by_an_app(path: str | None) -> int:
-    """1 for a note whose file name or a folder name of its path an app wrote with more than
-    the name (``notesdb.vocab.decoded_name``): Notion's page IDs (``Garden shed
-    1a2b...f809.md``, in a folder ``Projects 8c3e...6a7b``), which an older sync read as words
-    of the note's title, file name and folder names; percent-encoded folder names."""
+def _names_read_anew(path: str | None, title: str | None, aliases: str | None) -> int:
+    """1 for a note whose names this schema reads otherwise than an older sync did: a file or
+    folder name an app wrote with more than the name (``notesdb.vocab.decoded_name``: Notion's
+    page IDs, ``Garden shed 1a2b...f809.md`` in a folder ``Projects 8c3e...6a7b``; a
+    percent-encoded folder name), or a title, file name or alias with a camel-case word
+    (``notesdb.text.camel_parts``: "18_LogSegments", whose parts are now title words)."""
     if not path:
         return 0
     parts = path.split("/")
-    return 1 if any(decoded_name(part) != part for part in parts[:-1] + [file_stem(path)]) else 0
+    if any(decoded_name(part) != part for part in parts[:-1] + [file_stem(path)]):
+        return 1
+    return 1 if any(camel_parts(name) for name in (title or "", file_stem(path), aliases or "")) else 0
 
 
 @migrations()
-def m021_reread_app_written_names(db: Database) -> None:
+def m021_reread_names(db: Database) -> None:
     """A file or folder name is read without the page ID Notion's export writes after it
-    (``notesdb.vocab.decoded_name``): the notes an older sync read otherwise are read and parsed
-    again at the next sync, marked as ``m016_reread_folder_notes`` marks its notes."""
-    db.conn.create_function("named_by_an_app", 1, _named_by_an_app, deterministic=True)
-    _reread(db, "named_by_an_app(path)")
+    (``notesdb.vocab.decoded_name``), and the parts of a camel-case word of a note's names are
+    title words (``notesdb.text.extra_words``): the notes an older sync read otherwise are read
+    and parsed again at the next sync, marked as ``m016_reread_folder_notes`` marks its notes."""
+    db.conn.create_function("names_read_anew", 3, _names_read_anew, deterministic=True)
+    _reread(db, "names_read_anew(path, title, aliases)")
     db.execute("PRAGMA user_version = 21")

@@ -609,6 +609,14 @@ class _Run:
             self._names = names_index(self.on_disk)
         return self._names
 
+    def english(self, word: str) -> bool:
+        """True when ``word`` (folded) is a word of the database's English tables (``english``,
+        and ``english_rare`` once filled): a camel-case name English knows as it is ("GitHub")
+        is not read as its parts (``notesdb.text.extra_words``)."""
+        return self.conn.execute(
+            "SELECT 1 FROM english WHERE word = ?1 UNION ALL SELECT 1 FROM english_rare WHERE word = ?1 LIMIT 1", (word,)
+        ).fetchone() is not None
+
     def ends(self) -> set[str]:
         """The ends of the folder's note paths of two parts or more, folded, ``.md`` dropped
         (``links.path_ends``), made when first asked for."""
@@ -685,7 +693,7 @@ def _prepare(run: _Run, rel: str) -> _Prepared | None:
     if rel in indexed and indexed[rel][3] == digest:
         return _Prepared(rel, run.on_disk[rel], digest, None)
     note = _parse(run, rel, data)
-    row = note_row(note)
+    row = note_row(note, run.english)
     return _Prepared(rel, run.on_disk[rel], digest, note, row_words(row), row, data.count(b"\n"))
 
 
@@ -823,7 +831,7 @@ def _write_one(run: _Run, batch: _Batch, item: _Prepared) -> None:
         note = _parse(run, rel, data)
         words = row = None
     if row is None:
-        row = note_row(note)
+        row = note_row(note, run.english)
     values = (
         rel, note.title, note.desc, note.headings, note.body, note.type,
         row[1], row[4],  # aliases, tags

@@ -21,9 +21,9 @@ import unicodedata
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Callable, Final
 
-__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "calendar_short", "us_spelling", "spell", "words", "joined", "joined_pairs", "extra_words"]
+__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "calendar_short", "us_spelling", "spell", "words", "joined", "joined_pairs", "camel_parts", "extra_words"]
 
 #: Unicode's format characters (general category Cf, Unicode 15.1, as ``(first, last)`` code
 #: point ranges): invisible, yet they change how the text around them shows. The bidi overrides,
@@ -258,16 +258,56 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def extra_words(text: str, added: str = "") -> list[str]:
+#: A word written in camel case: a lower-case letter followed by a capital ("LogSegments",
+#: "getTimeline"), or a run of capitals followed by a capital and a lower-case letter
+#: ("ISRTopic"). Only such a word is read for :func:`camel_parts`.
+_CAMEL: Final = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+#: The parts of a camel-case word: a capitalised or lower-case run of letters, a run of
+#: capitals not followed by a lower-case letter, a number.
+_CAMEL_PART: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def camel_parts(text: str) -> dict[str, list[str]]:
+    """The words of a text's camel-case words, as a name is written in code and in the file
+    names of some folders: ``"18_LogSegments"`` -> ``{"logsegments": ["log", "segments"]}``,
+    ``"MinimumISR"`` -> ``{"minimumisr": ["minimum", "isr"]}``, ``"getTimeline"`` ->
+    ``{"gettimeline": ["get", "timeline"]}``. A person types the words apart ("kafka log
+    segments"); the index keeps the word as written too. Only ASCII words of at least two parts
+    of three or more letters count ("iPhone", "macOS", "ZeRO" and "LaTeX" give none: a
+    letter case that styles a name, not words); numbers are not parts.
+
+    :returns: ``{folded word: its folded parts, in order}``
+    """
+    out: dict[str, list[str]] = {}
+    if not _CAMEL.search(text):
+        return out
+    for m in _TOKEN_RE.finditer(text):
+        raw = m.group()
+        if not raw.isascii() or not _CAMEL.search(raw):
+            continue
+        for piece in raw.split("_"):
+            parts = [p.lower() for p in _CAMEL_PART.findall(piece) if p.isalpha()]
+            if len(parts) >= 2 and all(len(p) >= 3 for p in parts):
+                out.setdefault(piece.lower() if piece.isalnum() else raw.lower(), parts)
+    return out
+
+
+def extra_words(text: str, added: str = "", english: "Callable[[str], bool] | None" = None) -> list[str]:
     """Words to index beside ``text`` so that FTS5 finds it by every one of its :func:`words`
     and :func:`joined` variants, plus the words of ``added`` (a file name, folder names).
 
+    :param english: when given, also the parts of each camel-case word of ``text`` and
+        ``added`` (:func:`camel_parts`) for which it is false: a note's names, "18_LogSegments"
+        found by "log segments"; a word English knows as it is ("GitHub", "JavaScript") is a
+        name of its own, not its parts ("java" is another language)
     :returns: distinct words FTS5 would not make of ``text`` itself, in order
     """
     have = set(tokenize(text))
     out: dict[str, None] = {}
     # an ASCII text's words are its tokens: only its joins and ``added`` can bring new ones
     own = joined(text) if text.isascii() else words(text) + joined(text)
+    if english is not None:
+        own += [p for found in (text, added) for w, parts in camel_parts(found).items() if not english(w) for p in parts]
     for w in own + words(added) + joined(added):
         if w not in have:
             out.setdefault(w, None)

@@ -19,7 +19,7 @@ from notesdb.text import extra_words, words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:  # the parser is imported only when a note is parsed
-    from typing import Final
+    from typing import Callable, Final
 
     from notesdb.parse import Note
 
@@ -97,7 +97,7 @@ def decoded_name(stem: str) -> str:
     return stem
 
 
-def note_row(note: Note) -> Row:
+def note_row(note: Note, english: "Callable[[str], bool] | None" = None) -> Row:
     """A parsed note as the text columns of its ``notes`` row (aliases and tags as JSON), with
     each column's extra words (``notesdb.text.extra_words``: letters spelled out, letter/digit
     joins, the file name's words with the title and the folder names with the headings) and
@@ -115,7 +115,7 @@ def note_row(note: Note) -> Row:
         note.headings,
         tags,
         note.body,
-        " ".join(extra_words(note.title + " " + aliases, stem)),
+        " ".join(extra_words(note.title + " " + aliases, stem, english)),
         " ".join(extra_words(note.desc)),
         " ".join(extra_words(note.headings + " " + tags, folders)),
         " ".join(extra_words(note.body)),

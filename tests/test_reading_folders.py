@@ -187,6 +187,31 @@ def test_a_possessive_in_a_file_name_is_not_a_word() -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "parts"),
+    [
+        ("18_LogSegments", {"logsegments": ["log", "segments"]}),
+        ("42_ProducerIdempotency", {"produceridempotency": ["producer", "idempotency"]}),
+        ("MinimumISR", {"minimumisr": ["minimum", "isr"]}),  # a run of capitals is one part
+        ("XMLHttpRequest", {"xmlhttprequest": ["xml", "http", "request"]}),
+        ("pullFromRemote", {"pullfromremote": ["pull", "from", "remote"]}),
+        ("Airflow - KubernetesPodOperator", {"kubernetespodoperator": ["kubernetes", "pod", "operator"]}),
+        # a letter case that styles a name is not words: parts of fewer than three letters
+        ("iPhone", {}), ("macOS", {}), ("DeepSpeed - ZeRO", {"deepspeed": ["deep", "speed"]}), ("LaTeX", {}),
+        ("snake_case_name", {}), ("word2vec", {}), ("HTTP", {}), ("Python3Tips", {}),
+    ],
+)
+def test_camel_case_parts(name: str, parts: dict[str, list[str]]) -> None:
+    assert text.camel_parts(name) == parts
+
+
+def test_camel_case_parts_are_title_words_unless_english_knows_the_word() -> None:
+    english = {"github", "javascript"}.__contains__
+    assert text.extra_words("18_LogSegments", "udemy.kafka.18_LogSegments", english) == ["log", "segments", "udemy", "kafka"]
+    assert text.extra_words("GitHub Actions and JavaScript", "", english) == []
+    assert text.extra_words("18_LogSegments") == []  # only a note's names are read for them
+
+
+@pytest.mark.parametrize(
     ("message", "note"), [("ft65 squelch setting", "radio/yaesu.md"), ("mgs3 boss order", "games/stealth.md")]
 )
 def test_letter_digit_variants_match(folder: tuple[sqlite3.Connection, Path], message: str, note: str) -> None:
@@ -480,6 +505,41 @@ def test_notion_page_ids_are_not_words_of_a_note(tmp_path: Path) -> None:
     assert '"Boiler service" (' in d.line
     d = decide(conn, "garden shed roof")
     assert d.notes == [shed] and d.line.startswith('Notes that may cover this: "Garden shed" (')
+
+
+CAMEL = {
+    "notes/udemy.kafka.18_LogSegments.md": (
+        "---\ntitle: 18_LogSegments\n---\nEach partition is written as a log split into segments; the active "
+        "segment takes new records and older ones are closed. Kafka rolls a new segment at 1 GB or after a week.\n"),
+    "notes/udemy.kafka.15_KafkaTopicsAndPartitions.md": (
+        "---\ntitle: 15_KafkaTopicsAndPartitions\n---\nA topic is split into partitions; each partition is an "
+        "ordered log, stored on disk as segmented files. Kafka keys decide the partition.\n"),
+    "notes/udemy.kafka.20_MessageIndex.md": (
+        "---\ntitle: 20_MessageIndex\n---\nKafka keeps an offset index and a time index beside each log segment "
+        "so a consumer can seek without scanning.\n"),
+    "notes/tools.ci.github_actions.md": (
+        "---\ntitle: GitHub Actions\n---\nWorkflows live in .github/workflows; a job runs on a runner. Cache pip "
+        "downloads with actions/cache.\n"),
+    "notes/tools.git.rebase.md": "---\ntitle: Git rebase\n---\nInteractive rebase squashes commits before a merge.\n",
+}
+
+
+def test_camel_case_names_are_read_as_their_words(tmp_path: Path) -> None:
+    """A name written in camel case ("18_LogSegments", as course notes and code name things) is
+    found by its words typed apart: they are title words of the note, and the message holds
+    the name. A camel-case name English knows as one word ("GitHub") is not its parts: "git"
+    is no title word of the GitHub Actions note."""
+    root = tmp_path / "vault"
+    write(root, {**FILLER, **CAMEL})
+    conn = open_db(tmp_path / "t.db")
+    sync(conn, root)
+    extra = dict(conn.execute("SELECT path, title_extra FROM notes WHERE path LIKE 'notes/%'").fetchall())
+    assert {"log", "segments"} <= set(extra["notes/udemy.kafka.18_LogSegments.md"].split())
+    assert {"topics", "partitions"} <= set(extra["notes/udemy.kafka.15_KafkaTopicsAndPartitions.md"].split())
+    assert "git" not in extra["notes/tools.ci.github_actions.md"].split()
+    d = decide(conn, "kafka log segments")
+    assert (d.spoken, d.notes[:1]) == (True, ["notes/udemy.kafka.18_LogSegments.md"])
+    assert first(conn, "git rebase squash") == "notes/tools.git.rebase.md"
 
 
 def test_skip_patterns() -> None:
