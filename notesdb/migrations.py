@@ -544,26 +544,32 @@ def m020_reread_page_properties(db: Database) -> None:
     db.execute("PRAGMA user_version = 20")
 
 
-def _names_read_anew(path: str | None, title: str | None, aliases: str | None) -> int:
-    """1 for a note whose names this schema reads otherwise than an older sync did: a file or
-    folder name an app wrote with more than the name (``notesdb.vocab.decoded_name``: Notion's
-    page IDs, ``Garden shed 1a2b...f809.md`` in a folder ``Projects 8c3e...6a7b``; a
-    percent-encoded folder name), or a title, file name or alias with a camel-case word
-    (``notesdb.text.camel_parts``: "18_LogSegments", whose parts are now title words)."""
+def _read_anew(path: str | None, title: str | None, aliases: str | None, body: str | None) -> int:
+    """1 for a note this schema reads otherwise than an older sync did: a file or folder name
+    an app wrote with more than the name (``notesdb.vocab.decoded_name``: Notion's page IDs,
+    ``Garden shed 1a2b...f809.md`` in a folder ``Projects 8c3e...6a7b``; a percent-encoded
+    folder name); a title, file name or alias with a camel-case word
+    (``notesdb.text.camel_parts``: "18_LogSegments", whose parts are now title words); a stored
+    text that may hold an app's data (``notesdb.parse.without_app_data``: ``%%``, ``^`` or the
+    Excalidraw notice's ``⚠``; a note that holds them otherwise is read again for nothing)."""
     if not path:
         return 0
     parts = path.split("/")
     if any(decoded_name(part) != part for part in parts[:-1] + [file_stem(path)]):
         return 1
+    if body and ("%%" in body or "^" in body or "\u26a0" in body):
+        return 1
     return 1 if any(camel_parts(name) for name in (title or "", file_stem(path), aliases or "")) else 0
 
 
 @migrations()
-def m021_reread_names(db: Database) -> None:
+def m021_reread_names_and_app_data(db: Database) -> None:
     """A file or folder name is read without the page ID Notion's export writes after it
-    (``notesdb.vocab.decoded_name``), and the parts of a camel-case word of a note's names are
-    title words (``notesdb.text.extra_words``): the notes an older sync read otherwise are read
-    and parsed again at the next sync, marked as ``m016_reread_folder_notes`` marks its notes."""
-    db.conn.create_function("names_read_anew", 3, _names_read_anew, deterministic=True)
-    _reread(db, "names_read_anew(path, title, aliases)")
+    (``notesdb.vocab.decoded_name``), the parts of a camel-case word of a note's names are title
+    words (``notesdb.text.extra_words``), and an app's data in a note (an Excalidraw drawing's
+    JSON, block IDs: ``notesdb.parse.without_app_data``) is not its text: the notes an older
+    sync read otherwise are read and parsed again at the next sync, marked as
+    ``m016_reread_folder_notes`` marks its notes."""
+    db.conn.create_function("read_anew", 4, _read_anew, deterministic=True)
+    _reread(db, "read_anew(path, title, aliases, body)")
     db.execute("PRAGMA user_version = 21")

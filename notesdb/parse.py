@@ -35,7 +35,7 @@ from notesdb.links import read_links
 from notesdb.text import FORMAT_CLASS
 from notesdb.vocab import FOLDER_NOTE_STEMS, decoded_name
 
-__all__ = ["MAX_NOTE_BYTES", "Note", "parse_note", "as_utf8", "readable_name"]
+__all__ = ["MAX_NOTE_BYTES", "Note", "parse_note", "as_utf8", "readable_name", "without_app_data"]
 
 #: Bytes of a note indexed at most; the rest is reported, not indexed. Indexing costs about 1 ms
 #: per KiB of prose and up to 3.5 ms per KiB of text whose every word is new (2 shared cores),
@@ -247,6 +247,7 @@ def _parse(path: str, data: bytes) -> Note:
         meta, text = _front_matter(text, problems)
     else:
         meta, text = page_properties(text)
+    text = without_app_data(text, drawing="excalidraw-plugin" in meta)
     template = _is_template(text)
 
     title = _first_text(meta, "title", "name")
@@ -301,6 +302,70 @@ def _parse(path: str, data: bytes) -> Note:
         links=links,
         anchors=anchors,
     )
+
+
+#: A fence's opening or closing line (CommonMark: three or more backticks or tildes, indented at
+#: most three spaces).
+_FENCE_LINE: Final = re.compile(r" {0,3}(`{3,}|~{3,})")
+#: An Obsidian block ID at the end of a line (``Some text ^a1b2c3``): a handle for links to the
+#: block, not words of the note (https://help.obsidian.md/Linking+notes+and+files/Internal+links).
+_BLOCK_ID: Final = re.compile(r"[ \t]\^[A-Za-z0-9-]+[ \t]*$")
+#: The notice the Excalidraw plugin writes at the top of each drawing's note, and the headings
+#: of the sections it writes below (https://github.com/zsviczian/obsidian-excalidraw-plugin).
+_DRAWING_NOTICE: Final = re.compile(r"==⚠.*⚠==|#{1,6}[ \t]+(?:Excalidraw Data|Text Elements|Element Links|Embedded Files|Drawing)[ \t]*$")
+
+
+def without_app_data(text: str, drawing: bool = False) -> str:
+    """The text of a note without what an app keeps in it for itself rather than the person's
+    words, line by line, fenced code kept as it is:
+
+    - an Obsidian comment (``%%`` on a line to the ``%%`` closing it, or to the end) that holds
+      fenced code: a plugin's data, such as an Excalidraw drawing's JSON (tens to hundreds of
+      KB of coordinates, colours and IDs) or a Kanban board's settings. A comment of words
+      stays: it is the person's;
+    - a block ID at the end of a line (:data:`_BLOCK_ID`: ``^a1b2c3``);
+    - in an Excalidraw drawing (``drawing``: front matter ``excalidraw-plugin``), the plugin's
+      notice to switch to its view and the headings of its sections ("Text Elements"). The
+      drawing's text elements stay: they are its words.
+
+    :param text: the note's text after its front matter, ``\n`` line ends
+    :returns: the text to index; linear in its length
+    """
+    if "%%" not in text and "^" not in text and not drawing:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        mark = _FENCE_LINE.match(line)
+        if fence:
+            if mark and mark.group(1)[0] == fence[0] and len(mark.group(1)) >= len(fence) and not line[mark.end():].strip():
+                fence = ""
+            out.append(line)
+            i += 1
+            continue
+        if mark:
+            fence = mark.group(1)
+            out.append(line)
+            i += 1
+            continue
+        opened = line.lstrip()
+        if opened.startswith("%%") and "%%" not in opened[2:]:
+            end, data = i + 1, False
+            while end < len(lines) and not lines[end].rstrip().endswith("%%"):
+                data = data or bool(_FENCE_LINE.match(lines[end]))
+                end += 1
+            if data:
+                i = end + 1  # the comment and its closing line
+                continue
+        if drawing and _DRAWING_NOTICE.match(opened):
+            i += 1
+            continue
+        out.append(_BLOCK_ID.sub("", line) if "^" in line else line)
+        i += 1
+    return "\n".join(out)
 
 
 def _is_template(text: str) -> bool:

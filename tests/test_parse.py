@@ -990,3 +990,44 @@ def test_page_properties_read_a_long_line_in_one_pass(tmp_path: Path, data: byte
     code = "import sys; from notesdb.parse import parse_note; n = parse_note('x.md', open(sys.argv[1], 'rb').read()); print(n.aliases)"
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.md")], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() in ("[]", "['a']"), out.stderr[-500:]
+
+
+DRAWING = (
+    "---\n\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n\n---\n"
+    "==\u26a0  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. \u26a0== You can decompress "
+    "Drawing data with the command palette.\n\n\n# Excalidraw Data\n## Text Elements\nRidge route via Helvellyn ^MpjsVHsE\n\n"
+    "Striding Edge in wind: skip ^XmNRYfey\n\n%%\n## Drawing\n```compressed-json\nN4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgC\n```\n%%\n"
+)
+
+
+def test_an_excalidraw_drawing_is_read_for_its_text_elements_only() -> None:
+    """The Excalidraw plugin keeps each drawing as a note: its notice, its section headings,
+    the drawing's JSON in a comment and a block ID after each text element are the plugin's;
+    the text elements are the drawing's words."""
+    note = parse_note("Excalidraw/Ridge walk.excalidraw.md", DRAWING.encode())
+    assert (note.headings, note.body) == ("", "Ridge route via Helvellyn\nStriding Edge in wind: skip")
+    # an older drawing: its JSON in a ```json fence inside the comment
+    old = ("---\nexcalidraw-plugin: parsed\n---\n# Text Elements\nShed base 2.4 x 1.8 ^ab12cd34\n%%\n# Drawing\n"
+           "```json\n{\"type\": \"excalidraw\", \"elements\": [{\"id\": \"xo51TyuY9meh\", \"strokeColor\": \"#1e1e1e\"}]}\n```\n%%\n")
+    note = parse_note("Shed.excalidraw.md", old.encode())
+    assert (note.headings, note.body) == ("", "Shed base 2.4 x 1.8")
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        # a comment of words is the person's: kept
+        ("Boiler serviced.\n%%\nask Hales about the flue\n%%\n", "Boiler serviced.\n%%\nask Hales about the flue\n%%"),
+        ("Boiler serviced. %%ask about the flue%%\n", "Boiler serviced. %%ask about the flue%%"),
+        # a plugin's settings in a comment with fenced code: not
+        ("- [ ] Paint shed\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n", "[ ] Paint shed"),
+        # left open: to the end of the note
+        ("Kept.\n%%\n```json\n{\"a\": 1}\n```\n", "Kept."),
+        # %% inside fenced code is code, not a comment
+        ("```python\nprint('100%%')\n%%\n```\nAfter.\n", "print('100%%')\n%%\nAfter."),
+        # a block ID ends a line; a caret inside it is text
+        ("Use x^2 here ^calc-1\nTwo ^ three\n", "Use x^2 here\nTwo ^ three"),
+    ],
+)
+def test_app_data_in_a_note_is_not_its_text(text: str, body: str) -> None:
+    assert parse_note("n.md", text.encode()).body == body
