@@ -10,7 +10,9 @@ shipped example notes plus one large note, in two shapes: ``prose`` (the example
 repeated: a long journal or a pasted article, whose words repeat) and ``new-words`` (one word
 a line, 4-9 letters drawn with a fixed seed from a-z and é ß ø ł: every word new to the index,
 the costliest text to index), of ``--kib`` KiB (default 1000: under the 1 MiB an earlier build
-indexed whole). Before each run the note's first line is rewritten, so every hook call finds it
+indexed whole), and ``drawing`` (an Excalidraw drawing: a few text elements and the drawing's
+JSON in an Obsidian comment, which is not indexed as text). Before each run the note's first
+line (a drawing's first after its front matter) is rewritten, so every hook call finds it
 changed (its hash covers the bytes indexed, from the start) and indexes it before answering. Each build has its own database,
 indexed once before the runs.
 """
@@ -53,6 +55,38 @@ def new_words(size: int) -> str:
     return "\n".join(out)
 
 
+def drawing(size: int) -> str:
+    """An Excalidraw drawing as the plugin saves it: front matter ``excalidraw-plugin``, a few
+    text elements with block IDs, and the drawing's JSON (freehand strokes: coordinates,
+    colours and random IDs, seed 1) inside an Obsidian comment, to ``size`` bytes."""
+    rnd = random.Random(1)
+    ids = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    head = ("---\n\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n\n---\n"
+            "==\u26a0  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. \u26a0==\n\n\n"
+            "# Excalidraw Data\n## Text Elements\nRidge route via Helvellyn ^MpjsVHsE\n\n"
+            "Striding Edge in wind: skip ^XmNRYfey\n\n%%\n## Drawing\n```json\n"
+            '{"type": "excalidraw", "version": 2, "elements": [\n')
+    out, n = [head], len(head)
+    while n < size:
+        points = ", ".join(f"[{rnd.uniform(-500, 500):.4f}, {rnd.uniform(-500, 500):.4f}]" for _ in range(12))
+        el = (f'{{"id": "{"".join(rnd.choice(ids) for _ in range(21))}", "type": "freedraw", '
+              f'"x": {rnd.uniform(-900, 900):.6f}, "y": {rnd.uniform(-900, 900):.6f}, "strokeColor": "#1e1e1e", '
+              f'"backgroundColor": "transparent", "seed": {rnd.randint(1, 2**31)}, "points": [{points}]}},\n')
+        out.append(el)
+        n += len(el.encode())
+    out.append("{}]}\n```\n%%\n")
+    return "".join(out)
+
+
+def edited(body: str, edit: str) -> str:
+    """``body`` with the line ``edit`` first, or after its front matter (a drawing's front
+    matter must stay first to be read as one)."""
+    if body.startswith("---\n"):
+        end = body.index("\n---\n", 4) + 5
+        return body[:end] + edit + "\n" + body[end:]
+    return edit + "\n" + body
+
+
 def hook_ms(cmd: str, notes: Path, db: Path) -> float:
     t = time.perf_counter()
     subprocess.run([cmd, "hook", "--notes", str(notes), "--db", str(db)], input=EVENT.encode(),
@@ -72,7 +106,7 @@ def main() -> int:
         work = Path(tmp)
         print(f"hook after a {args.kib} KiB note changed at its start, median of {args.runs} runs per build (ms)")
         print(f"{'shape':10} {'before':>8} {'after':>8} {'after/before':>13}")
-        for shape, make in (("prose", prose), ("new-words", new_words)):
+        for shape, make in (("prose", prose), ("new-words", new_words), ("drawing", drawing)):
             notes = work / shape
             shutil.copytree(EXAMPLES, notes)
             big = notes / "big.md"
@@ -85,7 +119,7 @@ def main() -> int:
             times: dict[str, list[float]] = {name: [] for name in builds}
             for i in range(args.runs):
                 for name, cmd in builds.items():
-                    big.write_text(f"edit {i} {name}\n" + body, encoding="utf-8")
+                    big.write_text(edited(body, f"edit {i} {name}"), encoding="utf-8")
                     times[name].append(hook_ms(cmd, notes, dbs[name]))
             b, a = statistics.median(times["before"]), statistics.median(times["after"])
             print(f"{shape:10} {b:8.0f} {a:8.0f} {a / b:13.2f}")
