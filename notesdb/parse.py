@@ -357,9 +357,10 @@ def without_app_data(text: str, drawing: bool = False) -> str:
             while end < len(lines) and not lines[end].rstrip().endswith("%%"):
                 data = data or bool(_FENCE_LINE.match(lines[end]))
                 end += 1
-            if data:
-                i = end + 1  # the comment and its closing line
-                continue
+            if not data:  # a comment of words: kept, and not read again for an opening
+                out += [_BLOCK_ID.sub("", kept) if "^" in kept else kept for kept in lines[i:end + 1]]
+            i = end + 1  # past the comment and its closing line
+            continue
         if drawing and _DRAWING_NOTICE.match(opened):
             i += 1
             continue

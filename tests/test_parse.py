@@ -1031,3 +1031,23 @@ def test_an_excalidraw_drawing_is_read_for_its_text_elements_only() -> None:
 )
 def test_app_data_in_a_note_is_not_its_text(text: str, body: str) -> None:
     assert parse_note("n.md", text.encode()).body == body
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"%% a\n" * 60_000,  # comments opened and never closed, one a line
+        b"%%\n" + b"```\n%% b\n" * 30_000,  # a comment holding fences and openings
+    ],
+)
+def test_app_data_is_found_in_one_pass(tmp_path: Path, data: bytes) -> None:
+    """A comment's opening line scanned to its close for each opening line, quadratic in a note
+    of unclosed comments (60,000 lines: minutes), and the hook indexes a changed note before it
+    answers. One pass now (tens of ms); a process still reading after 60 s fails the test."""
+    import subprocess
+    import sys
+
+    (tmp_path / "x.md").write_bytes(data)
+    code = "import sys; from notesdb.parse import parse_note; n = parse_note('x.md', open(sys.argv[1], 'rb').read()); print(len(n.body))"
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.md")], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip().isdigit(), out.stderr[-500:]
