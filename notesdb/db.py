@@ -35,6 +35,7 @@ __all__ = [
     "move_aside",
     "disk_refused",
     "transaction",
+    "mark_for_reread",
     "note_count",
     "searchable_count",
     "TABLES",
@@ -60,6 +61,19 @@ MIGRATION_SET: Final = "notesdb"
 BUSY_TIMEOUT_MS: Final = 800
 #: How long opening a database waits for another process that is migrating it.
 MIGRATION_WAIT_MS: Final = 3000
+
+
+def mark_for_reread(conn: sqlite3.Connection, where: str) -> None:
+    """Mark the notes matching the SQL condition ``where`` to be read and parsed again at the
+    next sync: no stored size or hash matches, and the folder's listing is forgotten. The
+    full-text rows do not change, so the update trigger (which rewrites a note's notes_fts row)
+    is left out while the rows are marked; until a note is read again its row answers as before.
+    Runs inside the caller's transaction."""
+    (trigger,) = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
+    conn.execute("DROP TRIGGER notes_au")
+    conn.execute(f"UPDATE notes SET size = -1, hash = '' WHERE {where}")
+    conn.execute(trigger)
+    conn.execute("DELETE FROM meta WHERE key = 'listing_hash'")
 
 
 class transaction:

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field, replace
 from notesdb.links import linked, links_to
 from notesdb.query import STOPWORDS
 from notesdb.settings import TIE_TOLERANCE, Settings
-from notesdb.text import FORMAT_CHARS, camel_parts, joined_pairs, words as text_words
+from notesdb.text import FORMAT_CHARS, camel_held, camel_parts, joined_pairs, words as text_words
 from notesdb.vocab import name_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
@@ -480,8 +480,8 @@ def title_share(cand: Candidate) -> float | None:
     column as typed or as another form, a correction or an expansion of a message word. A
     letter/digit or hyphen pair of the name found joined ("FT-65" as ft65, "Wi-Fi" as wifi:
     ``notesdb.text.joined_pairs``) counts for both its words, and a camel-case word of the name
-    whose parts are all found ("log segments" of "18_LogSegments": ``notesdb.text.camel_parts``)
-    counts as found.
+    whose parts found words make up ("log segments" of "18_LogSegments", "github actions" of
+    "GitHubActions": ``notesdb.text.camel_held``) counts as found.
 
     :returns: a share in [0, 1], or None when the note has no such names
     """
@@ -506,7 +506,7 @@ def _read_held_names(cand: Candidate, names: list[tuple[str, list[str]]]) -> lis
             if a + b in found:
                 held.update((a, b))
         for word, parts in camel_parts(name).items():
-            if all(p in found for p in parts):  # "log segments" holds "LogSegments"
+            if camel_held(parts, found):  # "log segments" holds "LogSegments"
                 held.add(word)
         out.append((name, ws, sum(1 for w in ws if w in held) / len(ws)))
     return out

@@ -11,12 +11,13 @@ works in the plain ``sqlite3`` shell and in Datasette. (A migration may use one 
 """
 
 import re
+from typing import Final
 
 from sqlite_utils import Database, Migrations
 
+from notesdb.db import mark_for_reread
 from notesdb.parse import readable_name
-from notesdb.vocab import FOLDER_NOTE_STEMS, decoded_name, english_zipf, file_stem, lexicon_rows, rebuild_vocab
-from notesdb.text import camel_parts
+from notesdb.vocab import FOLDER_NOTE_STEMS, camel_named, decoded_name, english_zipf, file_stem, lexicon_rows, rebuild_vocab
 
 migrations = Migrations("notesdb")
 
@@ -370,14 +371,8 @@ def m012_english_rare(db: Database) -> None:
 
 def _reread(db: Database, where: str) -> None:
     """Mark the notes matching the SQL condition ``where`` to be read and parsed again at the
-    next sync: no stored size or hash matches, and the folder's listing is forgotten. The
-    full-text rows do not change, so the update trigger (which rewrites a note's notes_fts row)
-    is left out while the rows are marked; until a note is read again its row answers as before."""
-    (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_au'").fetchone()
-    db.execute("DROP TRIGGER notes_au")
-    db.execute(f"UPDATE notes SET size = -1, hash = '' WHERE {where}")
-    db.execute(trigger)
-    db.execute("DELETE FROM meta WHERE key = 'listing_hash'")
+    next sync (``notesdb.db.mark_for_reread``)."""
+    mark_for_reread(db.conn, where)
 
 
 @migrations()
@@ -544,22 +539,27 @@ def m020_reread_page_properties(db: Database) -> None:
     db.execute("PRAGMA user_version = 20")
 
 
-def _read_anew(path: str | None, title: str | None, aliases: str | None, body: str | None) -> int:
+def _read_anew(path: str | None, title: str | None, aliases: str | None, headings: str | None, body: str | None) -> int:
     """1 for a note this schema reads otherwise than an older sync did: a file or folder name
     an app wrote with more than the name (``notesdb.vocab.decoded_name``: Notion's page IDs,
     ``Garden shed 1a2b...f809.md`` in a folder ``Projects 8c3e...6a7b``; a percent-encoded
     folder name); a title, file name or alias with a camel-case word
     (``notesdb.text.camel_parts``: "18_LogSegments", whose parts are now title words); a stored
-    text that may hold an app's data (``notesdb.parse.without_app_data``: ``%%``, ``^`` or the
-    Excalidraw notice's ``⚠``; a note that holds them otherwise is read again for nothing)."""
+    title, headings or text that may hold an app's data (``notesdb.parse.without_app_data``:
+    ``%%``, ``^``, the Excalidraw notice's ``⚠`` or its section headings; a note that holds them
+    otherwise is read again for nothing)."""
     if not path:
         return 0
     parts = path.split("/")
     if any(decoded_name(part) != part for part in parts[:-1] + [file_stem(path)]):
         return 1
-    if body and ("%%" in body or "^" in body or "\u26a0" in body):
+    if any(mark in text for text in (title or "", headings or "", body or "") for mark in _APP_DATA_MARKS):
         return 1
-    return 1 if any(camel_parts(name) for name in (title or "", file_stem(path), aliases or "")) else 0
+    return camel_named(path, title, aliases)
+
+
+#: What a note's stored text holds when it may hold an app's data (``_read_anew``).
+_APP_DATA_MARKS: Final = ("%%", "^", "\u26a0", "Excalidraw Data", "Text Elements")
 
 
 @migrations()
@@ -570,6 +570,6 @@ def m021_reread_names_and_app_data(db: Database) -> None:
     JSON, block IDs: ``notesdb.parse.without_app_data``) is not its text: the notes an older
     sync read otherwise are read and parsed again at the next sync, marked as
     ``m016_reread_folder_notes`` marks its notes."""
-    db.conn.create_function("read_anew", 4, _read_anew, deterministic=True)
-    _reread(db, "read_anew(path, title, aliases, body)")
+    db.conn.create_function("read_anew", 5, _read_anew, deterministic=True)
+    _reread(db, "read_anew(path, title, aliases, headings, body)")
     db.execute("PRAGMA user_version = 21")

@@ -305,28 +305,40 @@ def _parse(path: str, data: bytes) -> Note:
 
 
 #: A fence's opening or closing line (CommonMark: three or more backticks or tildes, indented at
-#: most three spaces).
-_FENCE_LINE: Final = re.compile(r" {0,3}(`{3,}|~{3,})")
-#: An Obsidian block ID at the end of a line (``Some text ^a1b2c3``): a handle for links to the
-#: block, not words of the note (https://help.obsidian.md/Linking+notes+and+files/Internal+links).
-_BLOCK_ID: Final = re.compile(r"[ \t]\^[A-Za-z0-9-]+[ \t]*$")
+#: most three spaces; a backtick fence's info string holds no backtick, so "```x``` words" is
+#: inline code, not a fence).
+_FENCE_LINE: Final = re.compile(r" {0,3}(?:(`{3,})(?!.*`)|(~{3,}))")
+#: A fence of plugin data inside a comment: at the start of its line, as the plugins write it.
+_DATA_FENCE: Final = re.compile(r"(?:`{3,}|~{3,})")
+#: An Obsidian block ID (https://help.obsidian.md/Linking+notes+and+files/Internal+links): ``^``
+#: and two or more letters, digits and dashes, not a number, at the end of a line after a space
+#: (``Some text ^a1b2c3``) or on a line of its own (``^quote-of-the-day``, after a table or a
+#: quote): a handle for links to the block, not words of the note. "E = mc ^2" and "Press ^C"
+#: keep theirs.
+_BLOCK_ID: Final = re.compile(r"(?:^|[ \t])\^(?![0-9]+[ \t]*$)[A-Za-z0-9-]{2,}[ \t]*$")
 #: The notice the Excalidraw plugin writes at the top of each drawing's note, and the headings
 #: of the sections it writes below (https://github.com/zsviczian/obsidian-excalidraw-plugin).
-_DRAWING_NOTICE: Final = re.compile(r"==⚠.*⚠==|#{1,6}[ \t]+(?:Excalidraw Data|Text Elements|Element Links|Embedded Files|Drawing)[ \t]*$")
+_DRAWING_NOTICE: Final = re.compile(r"==⚠.*⚠==|#{1,6}[ \t]+(?:Excalidraw Data|Text Elements|Drawing)[ \t]*$")
+#: The headings of a drawing's sections that list what its elements link to and the files it
+#: embeds, one ``id: [[target]]`` line each: the plugin's, not the drawing's words.
+_DRAWING_LINKS: Final = re.compile(r"#{1,6}[ \t]+(?:Element Links|Embedded Files)[ \t]*$")
 
 
 def without_app_data(text: str, drawing: bool = False) -> str:
     """The text of a note without what an app keeps in it for itself rather than the person's
     words, line by line, fenced code kept as it is:
 
-    - an Obsidian comment (``%%`` on a line to the ``%%`` closing it, or to the end) that holds
-      fenced code: a plugin's data, such as an Excalidraw drawing's JSON (tens to hundreds of
-      KB of coordinates, colours and IDs) or a Kanban board's settings. A comment of words
-      stays: it is the person's;
-    - a block ID at the end of a line (:data:`_BLOCK_ID`: ``^a1b2c3``);
+    - an Obsidian comment that holds fenced code: ``%%`` at the start of a line, not indented
+      (so never inside a list's or an indented block's code: a Jupyter ``%%timeit``, a MATLAB
+      ``%% section``), to the next ``%%`` (the text after it is kept, as Obsidian shows it) or
+      to the end of the note, with a fence at the start of one of its lines: a plugin's data,
+      such as an Excalidraw drawing's JSON (tens to hundreds of KB of coordinates, colours and
+      IDs) or a Kanban board's settings. A comment of words stays: it is the person's;
+    - block IDs (:data:`_BLOCK_ID`: ``^a1b2c3``);
     - in an Excalidraw drawing (``drawing``: front matter ``excalidraw-plugin``), the plugin's
-      notice to switch to its view and the headings of its sections ("Text Elements"). The
-      drawing's text elements stay: they are its words.
+      notice to switch to its view, the headings of its sections ("Text Elements") and its
+      lists of element links and embedded files. The drawing's text elements stay: they are
+      its words.
 
     :param text: the note's text after its front matter, ``\n`` line ends
     :returns: the text to index; linear in its length
@@ -335,36 +347,51 @@ def without_app_data(text: str, drawing: bool = False) -> str:
         return text
     lines = text.split("\n")
     out: list[str] = []
-    fence = ""
+    fence = ""  # the fence of the code block the line is in, if any
+    listing = False  # in a drawing's list of links or embedded files
     i = 0
     while i < len(lines):
         line = lines[i]
         mark = _FENCE_LINE.match(line)
+        run = mark and (mark.group(1) or mark.group(2))
         if fence:
-            if mark and mark.group(1)[0] == fence[0] and len(mark.group(1)) >= len(fence) and not line[mark.end():].strip():
+            if run and run[0] == fence[0] and len(run) >= len(fence) and not line[mark.end():].strip():
                 fence = ""
             out.append(line)
             i += 1
             continue
-        if mark:
-            fence = mark.group(1)
+        if run:
+            fence = run
             out.append(line)
             i += 1
             continue
-        opened = line.lstrip()
-        if opened.startswith("%%") and "%%" not in opened[2:]:
+        if line.startswith("%%") and "%%" not in line[2:]:
             end, data = i + 1, False
-            while end < len(lines) and not lines[end].rstrip().endswith("%%"):
-                data = data or bool(_FENCE_LINE.match(lines[end]))
+            while end < len(lines) and "%%" not in lines[end]:
+                data = data or bool(_DATA_FENCE.match(lines[end]))
                 end += 1
-            if not data:  # a comment of words: kept, and not read again for an opening
-                out += [_BLOCK_ID.sub("", kept) if "^" in kept else kept for kept in lines[i:end + 1]]
-            i = end + 1  # past the comment and its closing line
-            continue
-        if drawing and _DRAWING_NOTICE.match(opened):
-            i += 1
-            continue
-        out.append(_BLOCK_ID.sub("", line) if "^" in line else line)
+            if data:
+                after = lines[end].split("%%", 1)[1] if end < len(lines) else ""
+                if after.strip():  # "%% visible text": shown after the comment
+                    lines[end] = after
+                    i = end
+                else:
+                    i = end + 1
+                continue
+        if drawing:
+            opened = line.lstrip()
+            if _DRAWING_LINKS.match(opened):
+                listing = True
+                i += 1
+                continue
+            if listing and (opened.startswith("#") or opened.startswith("%%")):
+                listing = False
+            if listing or _DRAWING_NOTICE.match(opened):
+                i += 1
+                continue
+        if "^" in line:
+            line = _BLOCK_ID.sub("", line)
+        out.append(line)
         i += 1
     return "\n".join(out)
 

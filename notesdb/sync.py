@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - a Python built without it
 from notesdb.clock import now_iso
 from notesdb.db import BUSY_TIMEOUT_MS, move_aside, open_db, transaction
 from notesdb.errors import IndexBusy, NotesFolderEmpty, NotesFolderMissing
-from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, fill_english_rare, note_row, row_words
+from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, english_rare_filled, fill_english_rare, note_row, row_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
@@ -573,7 +573,7 @@ class _Run:
     a dataclass costs the hook its creation time on every message.)"""
 
     __slots__ = ("conn", "root", "on_disk", "indexed", "gone_hashes", "stats", "now", "parse", "_names", "_ends",
-                 "links_moved", "deadline")
+                 "links_moved", "deadline", "_rare_filled")
 
     def __init__(
         self,
@@ -600,6 +600,7 @@ class _Run:
         #: text of the notes they name is worked out again once the sync finishes
         self.links_moved = False
         self.deadline: float | None = None  # the sync's (``time.monotonic()``), or None
+        self._rare_filled: bool | None = None  # ``english_rare`` filled (read when first needed)
 
     def names(self) -> dict[str, list[str]]:
         """The folder's notes by file name (``links.names_index``), made when first asked for."""
@@ -610,9 +611,19 @@ class _Run:
         return self._names
 
     def english(self, word: str) -> bool:
-        """True when ``word`` (folded) is a word of the database's English tables (``english``,
-        and ``english_rare`` once filled): a camel-case name English knows as it is ("GitHub")
-        is not read as its parts (``notesdb.text.extra_words``)."""
+        """True when ``word`` (folded) is a word of the database's English tables (``english``
+        and ``english_rare``): a camel-case name English knows as it is ("GitHub",
+        "StackOverflow") is not read as its parts (``notesdb.text.extra_words``). Until a full
+        sync has filled ``english_rare`` (the hook's first sync does not) every word counts as
+        known, so no name is split that the rare words would have kept whole; the fill marks
+        the notes with such names to be read again (``notesdb.vocab.fill_english_rare``)."""
+        if self._rare_filled is None:
+            try:
+                self._rare_filled = english_rare_filled(self.conn)
+            except sqlite3.OperationalError:  # the table dropped by hand: doctor's to say
+                self._rare_filled = False
+        if not self._rare_filled:
+            return True
         return self.conn.execute(
             "SELECT 1 FROM english WHERE word = ?1 UNION ALL SELECT 1 FROM english_rare WHERE word = ?1 LIMIT 1", (word,)
         ).fetchone() is not None

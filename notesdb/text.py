@@ -23,7 +23,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Callable, Final
 
-__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "calendar_short", "us_spelling", "spell", "words", "joined", "joined_pairs", "camel_parts", "extra_words"]
+__all__ = ["FORMAT_CHARS", "FORMAT_CLASS", "tokenize", "fold", "inflections", "calendar_short", "us_spelling", "spell", "words", "joined", "joined_pairs", "camel_parts", "camel_words", "camel_held", "extra_words"]
 
 #: Unicode's format characters (general category Cf, Unicode 15.1, as ``(first, last)`` code
 #: point ranges): invisible, yet they change how the text around them shows. The bidi overrides,
@@ -292,14 +292,51 @@ def camel_parts(text: str) -> dict[str, list[str]]:
     return out
 
 
+def camel_words(parts: list[str], english: "Callable[[str], bool]") -> list[str]:
+    """A camel-case word's parts (:func:`camel_parts`) as the words a person types for it: each
+    run of parts English knows joined is one word ("GitHubActions" -> github, actions;
+    "JavaScriptTutorial" -> javascript, tutorial: "java" is another language), the longest run
+    first, from the left.
+
+    :param english: true for a word English knows (``notesdb.sync``: the ``english`` and
+        ``english_rare`` tables)
+    :returns: the words; one word when English knows the whole ("GitHub")
+    """
+    out, i = [], 0
+    while i < len(parts):
+        for j in range(len(parts), i + 1, -1):
+            if english("".join(parts[i:j])):
+                out.append("".join(parts[i:j]))
+                i = j
+                break
+        else:
+            out.append(parts[i])
+            i += 1
+    return out
+
+
+def camel_held(parts: list[str], found: "set[str] | frozenset[str]") -> bool:
+    """True when the found words make up a camel-case word's parts in order, each found word a
+    run of parts ("github" and "actions" make up git, hub, actions): the word is held as the
+    index reads it, whichever runs :func:`camel_words` joined."""
+    reach = [True] + [False] * len(parts)
+    for i in range(len(parts)):
+        if reach[i]:
+            for j in range(i + 1, len(parts) + 1):
+                if "".join(parts[i:j]) in found:
+                    reach[j] = True
+    return reach[-1]
+
+
 def extra_words(text: str, added: str = "", english: "Callable[[str], bool] | None" = None) -> list[str]:
     """Words to index beside ``text`` so that FTS5 finds it by every one of its :func:`words`
     and :func:`joined` variants, plus the words of ``added`` (a file name, folder names).
 
-    :param english: when given, also the parts of each camel-case word of ``text`` and
-        ``added`` (:func:`camel_parts`) for which it is false: a note's names, "18_LogSegments"
-        found by "log segments"; a word English knows as it is ("GitHub", "JavaScript") is a
-        name of its own, not its parts ("java" is another language)
+    :param english: when given, also the words of each camel-case word of ``text`` and
+        ``added`` (:func:`camel_parts`, :func:`camel_words`) for which it is false: a note's
+        names, "18_LogSegments" found by "log segments"; a word English knows as it is
+        ("GitHub", "JavaScript") is a name of its own, not its parts ("java" is another
+        language), and so is a run of parts English knows ("GitHubActions": github, actions)
     :returns: distinct words FTS5 would not make of ``text`` itself, in order
     """
     have = set(tokenize(text))
@@ -307,7 +344,8 @@ def extra_words(text: str, added: str = "", english: "Callable[[str], bool] | No
     # an ASCII text's words are its tokens: only its joins and ``added`` can bring new ones
     own = joined(text) if text.isascii() else words(text) + joined(text)
     if english is not None:
-        own += [p for found in (text, added) for w, parts in camel_parts(found).items() if not english(w) for p in parts]
+        own += [w for found in (text, added) for word, parts in camel_parts(found).items() if not english(word)
+                for w in camel_words(parts, english)]
     for w in own + words(added) + joined(added):
         if w not in have:
             out.setdefault(w, None)

@@ -15,7 +15,7 @@ import sqlite3
 import urllib.parse
 from collections import Counter
 
-from notesdb.text import extra_words, words
+from notesdb.text import camel_parts, extra_words, words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:  # the parser is imported only when a note is parsed
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the parser is imported only when a note is parsed
 __all__ = [
     "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf",
     "english_rare_zipf", "fill_english_rare", "english_rare_filled", "lexicon_rows", "LANGUAGES",
-    "name_words", "file_stem", "decoded_name", "FOLDER_NOTE_STEMS",
+    "name_words", "file_stem", "decoded_name", "camel_named", "FOLDER_NOTE_STEMS",
 ]  # fmt: skip
 
 #: The text columns of ``notes`` that ``notes_fts`` indexes, in ``row_words`` order, and
@@ -68,11 +68,21 @@ def file_stem(path: str) -> str:
     return stem
 
 
+def camel_named(path: str | None, title: str | None, aliases: str | None) -> int:
+    """1 for a note whose title, file name or aliases (as stored: a JSON list) hold a camel-case
+    word (``notesdb.text.camel_parts``: "18_LogSegments"), whose words the index reads as title
+    words once English's rare words can tell a name English knows (``notesdb.sync``), else 0.
+    An SQL function for marking notes to be read again (``notesdb.db.mark_for_reread``)."""
+    names = (title or "", file_stem(path) if path else "", aliases or "")
+    return 1 if any(camel_parts(name) for name in names) else 0
+
+
 _PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
 #: The page ID Notion's Markdown export writes after each page's name, in its file name and in
-#: the name of the folder of its sub-pages: a space and 32 hex digits (``Garden shed
-#: 1a2b3c4d5e6f708192a3b4c5d6e7f809.md``).
-_NOTION_ID: Final = re.compile(r"\s[0-9a-fA-F]{32}$")
+#: the name of the folder of its sub-pages: a space and 32 lower-case hex digits, a UUID's
+#: (``Garden shed 1a2b3c4d5e6f708192a3b4c5d6e7f809.md``), not all of them digits (an order
+#: number of 32 digits is the user's).
+_NOTION_ID: Final = re.compile(r"\s(?=[0-9]*[a-f])[0-9a-f]{32}$")
 
 
 def decoded_name(stem: str) -> str:
@@ -227,12 +237,14 @@ def fill_english_rare(conn: sqlite3.Connection) -> int:
     A database that cannot be written now (read-only, or another writer holding it past the
     busy timeout), or whose table was dropped, is left as it is: the table only keeps rare words
     from being corrected and from being read as made-up names, and the next full sync tries
-    again.
+    again. The transaction that records the fill also marks the notes with a camel-case name
+    (:func:`camel_named`) to be read again (``notesdb.db.mark_for_reread``): until the fill their
+    names were not split (``notesdb.sync``).
 
     :returns: the rows written (0 when the table was already filled or could not be written)
     :raises sqlite3.OperationalError: the disk is full (``notesdb.db.disk_refused``)
     """
-    from notesdb.db import transaction
+    from notesdb.db import mark_for_reread, transaction
 
     try:
         if english_rare_filled(conn):
@@ -243,6 +255,11 @@ def fill_english_rare(conn: sqlite3.Connection) -> int:
                 conn.executemany("INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows[i : i + FILL_CHUNK])
         with transaction(conn):
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FILLED_KEY, str(len(rows))))
+            # notes with a camel-case name were read before these words could tell a name English
+            # knows ("StackOverflow"), so none was split: read them again as a database filled
+            # from the start would (``notesdb.sync``)
+            conn.create_function("camel_named", 3, camel_named, deterministic=True)
+            mark_for_reread(conn, "camel_named(path, title, aliases)")
     except sqlite3.OperationalError as e:  # read-only, busy, or the table dropped (doctor's to say)
         from notesdb.db import disk_refused
 

@@ -430,25 +430,27 @@ def test_the_upgrade_reads_notion_named_notes_again(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "title", "aliases", "body", "marked"),
+    ("path", "title", "aliases", "headings", "body", "marked"),
     [
-        ("Boiler service 0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "Boiler service", "[]", "", 1),
-        ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/Shed.md", "Shed", "[]", "", 1),  # the folder's name
-        ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/README.md", "Projects", "[]", "", 1),  # named by that folder
-        ("pages/Foo%3ABar.md", "Foo:Bar", "[]", "", 1),
-        ("0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "[]", "", 0),  # nothing but an ID
-        ("build-0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "build", "[]", "", 0),
-        ("notes/udemy.kafka.18_LogSegments.md", "Log segments", "[]", "", 1),  # a camel-case file name
-        ("notes/kafka.md", "18_LogSegments", "[]", "", 1),  # title
-        ("notes/kafka.md", "Kafka", '["LogSegments"]', "", 1),  # alias
-        ("notes/iphone.md", "iPhone", "[]", "", 0),  # no camel-case word of two parts of 3 letters
-        ("Excalidraw/Plan.excalidraw.md", "Plan", "[]", "==\u26a0 Switch to EXCALIDRAW VIEW \u26a0==\n%%\n{}", 1),
-        ("home/Dentist.md", "Dentist", "[]", "Check-up ^a1b2c3", 1),  # a block ID
-        ("home/Dentist.md", "Dentist", "[]", "Check-up every six months.", 0),
-        (None, None, None, None, 0),
+        ("Boiler service 0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "Boiler service", "[]", "", "", 1),
+        ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/Shed.md", "Shed", "[]", "", "", 1),  # the folder's name
+        ("Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/README.md", "Projects", "[]", "", "", 1),  # named by that folder
+        ("pages/Foo%3ABar.md", "Foo:Bar", "[]", "", "", 1),
+        ("0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "[]", "", "", 0),  # nothing but an ID
+        ("build-0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "build", "[]", "", "", 0),
+        ("notes/udemy.kafka.18_LogSegments.md", "Log segments", "[]", "", "", 1),  # a camel-case file name
+        ("notes/kafka.md", "18_LogSegments", "[]", "", "", 1),  # title
+        ("notes/kafka.md", "Kafka", '["LogSegments"]', "", "", 1),  # alias
+        ("notes/iphone.md", "iPhone", "[]", "", "", 0),  # no camel-case word of two parts of 3 letters
+        ("Excalidraw/Plan.excalidraw.md", "Plan", "[]", "", "==\u26a0 Switch to EXCALIDRAW VIEW \u26a0==\n%%\n{}", 1),
+        ("Excalidraw/Sofa.excalidraw.md", "Excalidraw Data", "[]", "Text Elements", "Sofa corner", 1),  # headings
+        ("home/Washer.md", "Pressure washer ^title1", "[]", "Nozzle sizes ^head1", "Fan tips.", 1),  # block IDs
+        ("home/Dentist.md", "Dentist", "[]", "", "Check-up ^a1b2c3", 1),
+        ("home/Dentist.md", "Dentist", "[]", "Visits", "Check-up every six months.", 0),
+        (None, None, None, None, None, 0),
     ],
 )
 def test_the_upgrade_reads_again_only_notes_read_anew(
-    path: str | None, title: str | None, aliases: str | None, body: str | None, marked: int
+    path: str | None, title: str | None, aliases: str | None, headings: str | None, body: str | None, marked: int
 ) -> None:
-    assert migrations_module._read_anew(path, title, aliases, body) == marked
+    assert migrations_module._read_anew(path, title, aliases, headings, body) == marked

@@ -427,6 +427,8 @@ def test_first_h1_is_title_only_without_front_matter_title() -> None:
         ("0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"),  # nothing but an ID
         ("md5 0f1e2d3c4b5a69788796a5b4c3d2e1f.md", "md5 0f1e2d3c4b5a69788796a5b4c3d2e1f"),  # 31 digits
         ("build-0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "build 0f1e2d3c4b5a69788796a5b4c3d2e1f0"),  # no space
+        ("Order 12345678901234567890123456789012.md", "Order 12345678901234567890123456789012"),  # digits only
+        ("Memo 0F1E2D3C4B5A69788796A5B4C3D2E1F0.md", "Memo 0F1E2D3C4B5A69788796A5B4C3D2E1F0"),  # upper case
         ("README", "README"),  # no suffix
         ("notes/---.md", "---"),  # nothing readable left: keep the stem
     ],
@@ -877,9 +879,9 @@ def test_a_folder_readme_without_a_title_is_named_by_its_folder(path: str, title
         ("brews/readme-first.md", ("readme-first", "brews")),
         ("pages/Foo%3ABar.md", ("Foo:Bar", "pages")),  # Logseq's percent-encoding, decoded
         # Notion's page IDs after file and folder names are not words of the note
-        ("Home 11112222333344445555666677778888/Garden shed 1a2b3c4d5e6f708192a3b4c5d6e7f809.md",
+        ("Home 1111222233334444555566667777888a/Garden shed 1a2b3c4d5e6f708192a3b4c5d6e7f809.md",
          ("Garden shed", "Home")),
-        ("Home 11112222333344445555666677778888/Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/README.md",
+        ("Home 1111222233334444555566667777888a/Projects 8c3e1f2a9b7d4e6f8a1b2c3d4e5f6a7b/README.md",
          ("Projects", "Home Projects")),
     ],
 )
@@ -1011,6 +1013,11 @@ def test_an_excalidraw_drawing_is_read_for_its_text_elements_only() -> None:
            "```json\n{\"type\": \"excalidraw\", \"elements\": [{\"id\": \"xo51TyuY9meh\", \"strokeColor\": \"#1e1e1e\"}]}\n```\n%%\n")
     note = parse_note("Shed.excalidraw.md", old.encode())
     assert (note.headings, note.body) == ("", "Shed base 2.4 x 1.8")
+    # its lists of element links and embedded files are the plugin's
+    linked = DRAWING.replace("%%\n## Drawing", "## Element Links\nMpjsVHsE: [[Lake District]]\n\n## Embedded Files\n"
+                             "8e7f1c2b9a0d4e5f6a7b8c9d0e1f2a3b4c5d6e7f: [[assets/Pasted Image 20260424.png]]\n\n%%\n## Drawing")
+    note = parse_note("Ridge walk.excalidraw.md", linked.encode())
+    assert (note.headings, note.body) == ("", "Ridge route via Helvellyn\nStriding Edge in wind: skip")
 
 
 @pytest.mark.parametrize(
@@ -1025,8 +1032,20 @@ def test_an_excalidraw_drawing_is_read_for_its_text_elements_only() -> None:
         ("Kept.\n%%\n```json\n{\"a\": 1}\n```\n", "Kept."),
         # %% inside fenced code is code, not a comment
         ("```python\nprint('100%%')\n%%\n```\nAfter.\n", "print('100%%')\n%%\nAfter."),
-        # a block ID ends a line; a caret inside it is text
+        # a block ID ends a line or stands on its own; a caret inside a line, a number or one
+        # letter after one is text
         ("Use x^2 here ^calc-1\nTwo ^ three\n", "Use x^2 here\nTwo ^ three"),
+        ("> Less is more.\n\n^quote-of-the-day\n\nE = mc ^2, press ^C\n", "Less is more.\nE = mc ^2, press ^C"),
+        # a data comment closed mid-line: the text after it is shown, and kept
+        ("before\n%%\n```json\n{}\n```\n%% visible text about bicycles\nmore about tandems\n",
+         "before\nvisible text about bicycles\nmore about tandems"),
+        # %% inside code that is not a top-level fence is code: an indented block, a list's fence
+        ("# J\n\n    %%timeit\n    sum(x)\n\n## Widgets\n\n```py\nx\n```\nipywidgets sliders\n",
+         "%%timeit\nsum(x)\nx\nipywidgets sliders"),
+        ("- ```matlab\n  %% Load data\n  x = 1;\n  ```\n- Preallocate arrays before loops\n",
+         "%% Load data\nx = 1;\nPreallocate arrays before loops"),
+        # inline code at the start of a line is not a fence: the data comment after it goes
+        ("```x``` is inline\n%%\n```json\n{}\n```\n%%\nAfter.\n", "x is inline\nAfter."),
     ],
 )
 def test_app_data_in_a_note_is_not_its_text(text: str, body: str) -> None:
