@@ -281,14 +281,13 @@ def camel_parts(text: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     if not _CAMEL.search(text):
         return out
-    for m in _TOKEN_RE.finditer(text):
+    for m in _TOKEN_RE.finditer(text):  # tokens as the index reads them: "18" and "LogSegments"
         raw = m.group()
         if not raw.isascii() or not _CAMEL.search(raw):
             continue
-        for piece in raw.split("_"):
-            parts = [p.lower() for p in _CAMEL_PART.findall(piece) if p.isalpha()]
-            if len(parts) >= 2 and all(len(p) >= 3 for p in parts):
-                out.setdefault(piece.lower() if piece.isalnum() else raw.lower(), parts)
+        parts = [p.lower() for p in _CAMEL_PART.findall(raw) if p.isalpha()]
+        if len(parts) >= 2 and all(len(p) >= 3 for p in parts):
+            out.setdefault(raw.lower(), parts)
     return out
 
 
