@@ -94,12 +94,17 @@ def decoded_name(stem: str) -> str:
     - Notion's export names the page "Garden shed" ``Garden shed 1a2b...f809.md``: a space and
       the page's 32-digit hex ID (:data:`_NOTION_ID`) follow the name, which is read without
       them. A name that is nothing but an ID stays as it is.
+    - Obsidian's Excalidraw plugin names the drawing "Heating system" ``Heating
+      system.excalidraw.md``: the ``.excalidraw`` before the extension marks the note as a
+      drawing and is not part of its name.
     """
     if "%" in stem and _PERCENT.search(stem):
         try:
             stem = urllib.parse.unquote_to_bytes(stem).decode("utf-8")
         except UnicodeDecodeError:
             pass
+    if stem.endswith(".excalidraw") and len(stem) > 11:
+        stem = stem[:-11]
     if len(stem) > 33 and _NOTION_ID.search(stem):
         name = stem[:-33].rstrip()
         if name:

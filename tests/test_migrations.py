@@ -444,6 +444,7 @@ def test_the_upgrade_reads_notion_named_notes_again(tmp_path: Path) -> None:
         ("notes/iphone.md", "iPhone", "[]", "", "", 0),  # no camel-case word of two parts of 3 letters
         ("Excalidraw/Plan.excalidraw.md", "Plan", "[]", "", "==\u26a0 Switch to EXCALIDRAW VIEW \u26a0==\n%%\n{}", 1),
         ("Excalidraw/Sofa.excalidraw.md", "Excalidraw Data", "[]", "Text Elements", "Sofa corner", 1),  # headings
+        ("Excalidraw/Sofa.excalidraw.md", "Sofa", "[]", "", "Sofa corner", 1),  # its file name's ".excalidraw"
         ("home/Washer.md", "Pressure washer ^title1", "[]", "Nozzle sizes ^head1", "Fan tips.", 1),  # block IDs
         ("home/Dentist.md", "Dentist", "[]", "", "Check-up ^a1b2c3", 1),
         ("home/Dentist.md", "Dentist", "[]", "Visits", "Check-up every six months.", 0),

@@ -429,6 +429,10 @@ def test_first_h1_is_title_only_without_front_matter_title() -> None:
         ("build-0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "build 0f1e2d3c4b5a69788796a5b4c3d2e1f0"),  # no space
         ("Order 12345678901234567890123456789012.md", "Order 12345678901234567890123456789012"),  # digits only
         ("Memo 0F1E2D3C4B5A69788796A5B4C3D2E1F0.md", "Memo 0F1E2D3C4B5A69788796A5B4C3D2E1F0"),  # upper case
+        # an Excalidraw drawing's file name marks it as a drawing before the extension
+        ("Excalidraw/Heating system diagram.excalidraw.md", "Heating system diagram"),
+        ("Excalidraw/Drawing 2023-08-17 07.22.38.excalidraw.md", "Drawing 2023-08-17 07.22.38"),
+        (".excalidraw.md", ".excalidraw"),
         ("README", "README"),  # no suffix
         ("notes/---.md", "---"),  # nothing readable left: keep the stem
     ],
