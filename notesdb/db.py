@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: ``PRAGMA user_version`` after the last migration in ``notesdb/migrations.py``.
-SCHEMA_VERSION: Final = 21
+SCHEMA_VERSION: Final = 22
 #: ``PRAGMA application_id`` of a notesdb database (stamped by migration 10): the four ASCII
 #: bytes "ntdb" read as a big-endian integer, the convention the SQLite file format describes
 #: for this header field (https://www.sqlite.org/fileformat.html#application_id).
@@ -162,7 +162,7 @@ def foreign(conn: sqlite3.Connection) -> str:
 #: The tables and views the migrations create (``notesdb.migrations``), which every current
 #: database holds; ``tests/test_migrations.py`` checks this list against a new database.
 TABLES: Final = (
-    "decisions", "english", "english_rare", "lexicon", "meta", "note_vectors", "notes", "notes_fts", "notes_fts_terms", "notes_text",
+    "decisions", "english", "english_rare", "lexicon", "lexicon_rare", "meta", "note_vectors", "notes", "notes_fts", "notes_fts_terms", "notes_text",
     "vocab",
 )
 

@@ -643,8 +643,9 @@ def coined_name(cand: Candidate) -> str | None:
     """A name of the note (its title, file name or an alias: :func:`title_words`, or a name
     inside its title or file name: :func:`name_parts`) the message holds whole in the note's
     title column, with a coined word among its words: one that no
-    English word list holds, as typed or as found (``Hit.coined``: "tokmeter"; not "moraine"
-    or "kestrel", which English knows). The coined word must be typed as it is (or as another
+    English word list holds, as typed or as found, nor the other languages' lists notesdb
+    reads (``Hit.coined``: "tokmeter"; not "moraine" or "kestrel", which English knows, nor
+    "fitnessstudio", which German does). The coined word must be typed as it is (or as another
     form of it), with two neighbouring letters swapped ("snapwern" for "snapwren": the
     commonest slip of a typist whose word is otherwise whole, Damerau 1964), or cut short to
     at least half of it and four letters ("tokm", "snapw"). Any other correction is a guess

@@ -573,3 +573,21 @@ def m021_reread_names_and_app_data(db: Database) -> None:
     db.conn.create_function("read_anew", 5, _read_anew, deterministic=True)
     _reread(db, "read_anew(path, title, aliases, headings, body)")
     db.execute("PRAGMA user_version = 21")
+
+
+@migrations()
+def m022_lexicon_rare(db: Database) -> None:
+    """``lexicon_rare``: the other languages' words rarer than ``lexicon``'s (wordfreq's small
+    lists below Zipf 4), read only so that such a word is not taken for a made-up name
+    ("fitnessstudio" in "schreib mir ein kündigungsschreiben für mein fitnessstudio" is German,
+    not a name the user coined: ``notesdb.gate.coined_name``). Created empty and filled by the
+    first sync without a deadline, as ``english_rare`` is (``notesdb.vocab.fill_english_rare``);
+    until then such words are read as before."""
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS lexicon_rare ( -- rarer words of the other languages (wordfreq small lists, CC BY-SA 4.0)
+            word TEXT PRIMARY KEY    -- folded like notesdb.text.words; Latin letters only
+        ) WITHOUT ROWID
+        """
+    )
+    db.execute("PRAGMA user_version = 22")

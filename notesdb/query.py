@@ -137,7 +137,8 @@ class Alternative:
     doc_freq: int  # notes containing the word
     zipf: float = 0.0  # how common the word is in general English (0: not an English word)
     #: neither the message's token nor this word is in any word list of English (nor of the
-    #: message's language): a name made up for something ("tokmeter"), read by ``gate.coined_name``
+    #: other languages notesdb reads: ``lexicon`` and ``lexicon_rare``): a name made up for
+    #: something ("tokmeter"), read by ``gate.coined_name``
     coined: bool = False
 
 
@@ -604,6 +605,19 @@ def _rare_filled(conn: sqlite3.Connection) -> bool:
         return False
 
 
+def _lexicon_rare(conn: sqlite3.Connection, words: set[str]) -> set[str]:
+    """The words found in ``lexicon_rare`` (the other languages' rarer words: "fitnessstudio");
+    none when the table is missing or not filled yet."""
+    ws = [w for w in words if w.isalpha()]
+    if not ws:
+        return set()
+    try:
+        marks = ",".join("?" * len(ws))
+        return {w for (w,) in conn.execute(f"SELECT word FROM lexicon_rare WHERE word IN ({marks})", ws)}
+    except sqlite3.OperationalError:  # dropped by hand: ``notesdb doctor`` names it
+        return set()
+
+
 def _english_rare(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
     """Zipf of each word found in ``english_rare`` (English below wordfreq's small list); none
     when the table is missing (dropped by hand: ``notesdb doctor`` names it)."""
@@ -896,7 +910,7 @@ def build_query(
         for w in (t.token, a.word)
     }
     can_tell = bool(unlisted) and _rare_filled(conn)
-    listed = set(english) | set(alt_english) | (set(_english_rare(conn, unlisted)) if can_tell else set())
+    listed = set(english) | set(alt_english) | (set(_english_rare(conn, unlisted)) | _lexicon_rare(conn, unlisted) if can_tell else set())
     for t in terms:
         t.alternatives = [
             replace(

@@ -228,7 +228,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 21
+    assert user_version(conn) == store.SCHEMA_VERSION == 22
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]

@@ -11,7 +11,7 @@ from typing import Iterator
 import pytest
 
 from conftest import indexed_connection
-from notesdb.decide import decide
+from notesdb.decide import decide, decide_with_ranking
 from notesdb.gate import Decision, coined_name, judge, name_parts, off_title, title_share, title_words
 from notesdb.rank import Candidate, Hit, Ranking
 from notesdb.settings import Settings
@@ -366,3 +366,30 @@ def test_a_long_title_is_read_for_names_inside_it_in_no_time(tmp_path: Path) -> 
     code = "from notesdb.gate import name_parts; print(name_parts('x (' + 'a' * 200_000), name_parts('x (' + 'a b ' * 50_000))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stdout.strip()) == (0, "[] []"), out.stderr[-500:]
+
+
+GERMAN_NOTES = {
+    "ideen/fitnessstudio.md": "# Fitnessstudio\n\nIdee: ein kleines Studio im Dorf, Kurse am Abend, "
+    "Geräte gebraucht kaufen, Mitgliedschaft 25 Euro im Monat.\n",
+    "sonstiges/schach.md": "# Schach\n\nSpiele online auf lichess, Ziel 1500 Elo bis Jahresende.\n",
+    "projekte/quaxwell.md": "# Quaxwell\n\nMein Tool, das die Stromzähler im Keller ausliest und in "
+    "InfluxDB schreibt.\n",
+}
+
+
+def test_a_rarer_word_of_another_language_is_not_a_made_up_name(tmp_path: Path) -> None:
+    """The named route takes a word no word list holds for a name the user made up. German's
+    rarer words ("fitnessstudio" Zipf 3.6, "schach" 4.0) are not in ``lexicon`` (Zipf 4 and
+    more), so they passed for made-up names and named the notes titled with them on requests
+    about something else; ``lexicon_rare`` holds them. A made-up name still names its note."""
+    notes = dict(FILLER)
+    notes.update(GERMAN_NOTES)
+    with indexed_connection(tmp_path, notes) as conn:
+        for message in ("schreib mir ein kündigungsschreiben für mein fitnessstudio",
+                        "schach: welche eröffnung spiel ich als anfänger gegen e4?"):
+            d = decide(conn, message)
+            assert d.route != "named" and d.spoken is False, (message, d.route, d.notes)
+        d = decide(conn, "quaxwell liest nichts mehr aus")
+        assert (d.spoken, d.notes) == (True, ["projekte/quaxwell.md"])
+        assert coined_name(decide_with_ranking(conn, "quaxwell liest nichts mehr aus", Settings())[1].candidates[0])
+        assert conn.execute("SELECT count(*) FROM lexicon_rare").fetchone()[0] > 100_000  # the full sync filled it
