@@ -353,9 +353,9 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     while i < len(lines):
         line = lines[i]
         mark = _FENCE_LINE.match(line)
-        run = mark and (mark.group(1) or mark.group(2))
+        run, rest = ((mark.group(1) or mark.group(2)), line[mark.end():]) if mark else ("", "")
         if fence:
-            if run and run[0] == fence[0] and len(run) >= len(fence) and not line[mark.end():].strip():
+            if run and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
                 fence = ""
             out.append(line)
             i += 1
@@ -546,7 +546,7 @@ def page_properties(text: str) -> tuple[dict[str, Any], str]:
     start = 0
     while start < len(lines) and not lines[start].strip():
         start += 1
-    found = []
+    found: list[re.Match[str]] = []
     while start + len(found) < len(lines) and (m := _PROPERTY.match(lines[start + len(found)])):
         found.append(m)
     end = start + len(found)

@@ -32,7 +32,7 @@ from notesdb.settings import Settings
 from notesdb.hangul import forms as hangul_forms, has_hangul, is_jamo, reading_stems as hangul_stems
 from notesdb.stopwords import OTHER_STOPWORDS
 from notesdb.text import FORMAT_CHARS, calendar_short, inflections, joined_pairs, us_spelling, words as text_words
-from notesdb.vocab import english_rare_filled
+from notesdb.vocab import rare_words_filled
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
@@ -597,14 +597,6 @@ def _zipf_any(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]:
     return found
 
 
-def _rare_filled(conn: sqlite3.Connection) -> bool:
-    """True when ``english_rare`` holds its words (False when empty or missing)."""
-    try:
-        return english_rare_filled(conn)
-    except sqlite3.OperationalError:
-        return False
-
-
 def _lexicon_rare(conn: sqlite3.Connection, words: set[str]) -> set[str]:
     """The words found in ``lexicon_rare`` (the other languages' rarer words: "fitnessstudio");
     none when the table is missing or not filled yet."""
@@ -909,7 +901,7 @@ def build_query(
         if a.word not in alt_english and a.word.isascii()
         for w in (t.token, a.word)
     }
-    can_tell = bool(unlisted) and _rare_filled(conn)
+    can_tell = bool(unlisted) and rare_words_filled(conn)
     listed = set(english) | set(alt_english) | (set(_english_rare(conn, unlisted)) | _lexicon_rare(conn, unlisted) if can_tell else set())
     for t in terms:
         t.alternatives = [

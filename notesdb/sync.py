@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - a Python built without it
 from notesdb.clock import now_iso
 from notesdb.db import BUSY_TIMEOUT_MS, move_aside, open_db, transaction
 from notesdb.errors import IndexBusy, NotesFolderEmpty, NotesFolderMissing
-from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, english_rare_filled, fill_english_rare, note_row, row_words
+from notesdb.vocab import ROW_TEXT, Row, add_counts, apply_counts, fill_english_rare, rare_words_filled, note_row, row_words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:
@@ -618,10 +618,7 @@ class _Run:
         known, so no name is split that the rare words would have kept whole; the fill marks
         the notes with such names to be read again (``notesdb.vocab.fill_english_rare``)."""
         if self._rare_filled is None:
-            try:
-                self._rare_filled = english_rare_filled(self.conn)
-            except sqlite3.OperationalError:  # the table dropped by hand: doctor's to say
-                self._rare_filled = False
+            self._rare_filled = rare_words_filled(self.conn)
         if not self._rare_filled:
             return True
         return self.conn.execute(

@@ -19,13 +19,13 @@ from notesdb.text import camel_parts, extra_words, words
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
 if TYPE_CHECKING:  # the parser is imported only when a note is parsed
-    from typing import Callable, Final
+    from typing import Any, Callable, Final
 
     from notesdb.parse import Note
 
 __all__ = [
     "note_row", "row_words", "add_counts", "apply_counts", "rebuild_vocab", "english_zipf",
-    "english_rare_zipf", "fill_english_rare", "english_rare_filled", "lexicon_rows", "LANGUAGES",
+    "english_rare_zipf", "fill_english_rare", "english_rare_filled", "rare_words_filled", "lexicon_rows", "LANGUAGES",
     "name_words", "file_stem", "decoded_name", "camel_named", "lexicon_rare_words", "FOLDER_NOTE_STEMS",
 ]  # fmt: skip
 
@@ -257,9 +257,7 @@ def fill_english_rare(conn: sqlite3.Connection) -> int:
         if english_rare_filled(conn):
             return 0
         rows = list(english_rare_zipf().items())
-        for i in range(0, len(rows), FILL_CHUNK):
-            with transaction(conn):
-                conn.executemany("INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows[i : i + FILL_CHUNK])
+        _insert_chunks(conn, "INSERT OR IGNORE INTO english_rare(word, zipf) VALUES (?, ?)", rows)
         with transaction(conn):
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FILLED_KEY, str(len(rows))))
             # notes with a camel-case name were read before these words could tell a name English
@@ -293,11 +291,29 @@ def _fill_lexicon_rare(conn: sqlite3.Connection) -> None:
     if conn.execute("SELECT 1 FROM meta WHERE key = ?", (LEXICON_FILLED_KEY,)).fetchone() is not None:
         return
     rows = [(w,) for w in lexicon_rare_words()]
-    for i in range(0, len(rows), FILL_CHUNK):
-        with transaction(conn):
-            conn.executemany("INSERT OR IGNORE INTO lexicon_rare(word) VALUES (?)", rows[i : i + FILL_CHUNK])
+    _insert_chunks(conn, "INSERT OR IGNORE INTO lexicon_rare(word) VALUES (?)", rows)
     with transaction(conn):
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (LEXICON_FILLED_KEY, str(len(rows))))
+
+
+def _insert_chunks(conn: sqlite3.Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """Run ``sql`` for each row, ``FILL_CHUNK`` rows per write transaction (another writer
+    waits for one chunk at most)."""
+    from notesdb.db import transaction
+
+    for i in range(0, len(rows), FILL_CHUNK):
+        with transaction(conn):
+            conn.executemany(sql, rows[i : i + FILL_CHUNK])
+
+
+def rare_words_filled(conn: sqlite3.Connection) -> bool:
+    """:func:`english_rare_filled`, False when the table is missing (dropped by hand:
+    ``notesdb doctor`` names it): whether a word can be told from a made-up name, and a
+    camel-case name English knows from its parts."""
+    try:
+        return english_rare_filled(conn)
+    except sqlite3.OperationalError:
+        return False
 
 
 def english_rare_filled(conn: sqlite3.Connection) -> bool:
