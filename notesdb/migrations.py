@@ -10,13 +10,14 @@ Nothing the schema keeps (tables, triggers) calls a function registered from Pyt
 works in the plain ``sqlite3`` shell and in Datasette. (A migration may use one while it runs.)
 """
 
+import json
 import re
 from typing import Final
 
 from sqlite_utils import Database, Migrations
 
 from notesdb.db import mark_for_reread
-from notesdb.parse import readable_name
+from notesdb.parse import readable_name, url_alias, without_attributes
 from notesdb.vocab import FOLDER_NOTE_STEMS, camel_named, decoded_name, english_zipf, file_stem, lexicon_rows, rebuild_vocab
 
 migrations = Migrations("notesdb")
@@ -591,3 +592,36 @@ def m022_lexicon_rare(db: Database) -> None:
         """
     )
     db.execute("PRAGMA user_version = 22")
+
+
+def _front_matter_anew(title: str | None, aliases: str | None, headings: str | None, body: str | None) -> int:
+    """1 for a note this schema reads otherwise than an older sync did: TOML or JSON front
+    matter (``+++`` lines, Hugo's and Zola's; a JSON object on the first line, Hugo's), held as
+    text (the stored text starts with ``+++`` or ``{``); Hugo's shortcodes (``{{< figure >}}``:
+    ``notesdb.parse.without_shortcodes``); a title or heading that ends in an attribute list
+    (``## Setup {#setup}``: ``notesdb.parse.without_attributes``); an alias that is a web address
+    or a site's path (Hugo's redirects, ``/posts/old-name/``). A note that holds them otherwise
+    is read again for nothing."""
+    text = body or ""
+    if text.startswith(("+++", "{")) or any(mark in t for t in (text, title or "", headings or "") for mark in ("{{<", "{{%")):
+        return 1
+    if any(without_attributes(line) != line for line in [title or ""] + (headings or "").split("\n") if "{" in line):
+        return 1
+    try:
+        names = json.loads(aliases or "[]")
+    except ValueError:
+        return 0
+    return int(isinstance(names, list) and any(isinstance(a, str) and url_alias(a) for a in names))
+
+
+@migrations()
+def m023_reread_toml_and_attributes(db: Database) -> None:
+    """TOML and JSON front matter are read as front matter (``notesdb.parse._toml_front_matter``,
+    ``_json_front_matter``: their ``title``, ``description`` and ``aliases`` are the note's,
+    their lines no longer its text), Hugo's shortcodes are read as the site shows them, a
+    heading's attribute list is not its text, and an alias that is a site's path is not a
+    name: the notes an older sync read otherwise (:func:`_front_matter_anew`) are read and
+    parsed again at the next sync, marked as ``m016_reread_folder_notes`` marks its notes."""
+    db.conn.create_function("front_matter_anew", 4, _front_matter_anew, deterministic=True)
+    _reread(db, "front_matter_anew(title, aliases, headings, body)")
+    db.execute("PRAGMA user_version = 23")

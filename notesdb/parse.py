@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import datetime as _dt
 import html
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -65,6 +66,11 @@ _HEADING_LINE = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 # closes at the next `---` or `...` line.
 _FM_OPEN = re.compile(r"---[ \t]*(?:\n|\Z)")
 _FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
+# TOML front matter, Hugo's and Zola's: between `+++` lines at the very start of the file
+# (https://gohugo.io/content-management/front-matter/).
+_TOML_OPEN = re.compile(r"\+\+\+[ \t]*\n")
+_TOML_CLOSE = re.compile(r"^\+\+\+[ \t]*$", re.MULTILINE)
+_P_BAD_TOML = "malformed TOML front matter: "
 
 # [[target]], [[target|label]], [[target#section]], ![[embed.png]]
 _WIKILINK = re.compile(r"!?\[\[([^\[\]\n]+)\]\]")
@@ -242,9 +248,14 @@ def _parse(path: str, data: bytes) -> Note:
     if not text.strip():
         return _empty_note(path, problems + [_P_EMPTY])
 
+    text = without_shortcodes(text)
     links, anchors = read_links(text, path)  # front matter included: Obsidian's properties hold links too
     if _FM_OPEN.match(text):
         meta, text = _front_matter(text, problems)
+    elif _TOML_OPEN.match(text):
+        meta, text = _toml_front_matter(text, problems)
+    elif text[:1] == "{" and text[1:2] != "{":
+        meta, text = _json_front_matter(text)
     else:
         meta, text = page_properties(text)
     text = without_app_data(text, drawing="excalidraw-plugin" in meta)
@@ -257,7 +268,9 @@ def _parse(path: str, data: bytes) -> Note:
         nested = meta.get("metadata")
         if isinstance(nested, dict):
             note_type = _first_text(_lower_keys(nested), "type")
-    aliases = _dedupe(_one_line(s) for s in _strings(_first_value(meta, "aliases", "alias")))
+    aliases = _dedupe(
+        _one_line(s) for s in _strings(_first_value(meta, "aliases", "alias")) if not url_alias(s)
+    )
     tags = _dedupe(
         part.lstrip("#")
         for s in _strings(_first_value(meta, "tags", "tag"))
@@ -512,6 +525,151 @@ def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
     return _lower_keys(loaded), rest
 
 
+def _toml_front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
+    """Split off and load TOML front matter (``+++`` lines, Hugo's and Zola's)::
+
+        +++
+        title = "Daikin heat pump settings"
+        tags = ["home", "heating"]
+        +++
+
+    Loaded with the standard library's ``tomllib``. TOML that does not load is reported
+    (``malformed TOML front matter: ...``) and its one-line ``key = "text"`` pairs are kept, as
+    :func:`_flat_pairs` keeps YAML's; either way the block is not the note's text. Without a
+    closing ``+++`` line the text is left as it is.
+
+    :returns: ``(meta, rest)``: the mapping, keys lower-cased, and the text after the block
+    """
+    opening = _TOML_OPEN.match(text)
+    closing = _TOML_CLOSE.search(text, opening.end()) if opening else None
+    if opening is None or closing is None:
+        return {}, text
+    source = text[opening.end() : closing.start()]
+    rest = text[closing.end() + 1 :]
+    import tomllib  # only for notes that have it: the hook reads a changed note before it answers
+
+    try:
+        loaded = tomllib.loads(source)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:
+        problems.append(_problem(_P_BAD_TOML, exc))
+        return _flat_toml_pairs(source), rest
+    return _lower_keys(loaded), rest
+
+
+def _json_front_matter(text: str) -> tuple[dict[str, Any], str]:
+    """Split off JSON front matter, Hugo's third form: a JSON object at the very start of the
+    file, ending its line (``{"title": "Influence of art", "tags": ["talk"]}``). A note that
+    starts with ``{`` and no such object (a pasted JSON array, a brace of text, an object followed
+    by more text on its line) is left as it is, with no problem reported: it is text.
+
+    :returns: ``(meta, rest)``: the object, keys lower-cased, and the text after its line
+    """
+    try:
+        loaded, end = json.JSONDecoder().raw_decode(text)
+    except (ValueError, RecursionError):
+        return {}, text
+    if not isinstance(loaded, dict):
+        return {}, text
+    line_end = text.find("\n", end)
+    if text[end : line_end if line_end >= 0 else len(text)].strip():
+        return {}, text
+    return _lower_keys(loaded), text[line_end + 1 :] if line_end >= 0 else ""
+
+
+#: A one-line TOML pair of a quoted string (``title = "Heat pump"``), read when the TOML does
+#: not load (:func:`_toml_front_matter`).
+_TOML_PAIR: Final = re.compile(r"""^([A-Za-z][\w-]*)[ \t]*=[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')[ \t]*$""")
+
+
+def _flat_toml_pairs(source: str) -> dict[str, Any]:
+    """The top-level ``key = "text"`` lines of TOML that did not load, the values as written
+    (a basic string's escapes left as they are)."""
+    out: dict[str, Any] = {}
+    for line in source.splitlines():
+        if line.lstrip().startswith("["):
+            break  # a table starts: what follows is not top level
+        m = _TOML_PAIR.match(line)
+        if m:
+            value = m.group(2) if m.group(2) is not None else m.group(3)
+            if value.strip():
+                out.setdefault(m.group(1).lower(), value)
+    return out
+
+
+#: Longest Hugo shortcode read (from ``{{<`` to ``>}}``), so that a note of openings never
+#: closed is scanned once; named arguments on several lines fit.
+_SHORTCODE_MAX_CHARS: Final = 600
+#: A shortcode argument: ``key=`` or not, then a quoted, back-quoted or bare value.
+_SHORTCODE_ARG: Final = re.compile(r"""(?:([\w-]+)=)?(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|([^\s"`=]+))""")
+#: Shortcode arguments whose values a reader sees as text (``figure``'s caption and title, an
+#: image's alt text).
+_SHORTCODE_TEXT_KEYS: Final = frozenset({"caption", "title", "alt", "attr"})
+
+
+def without_shortcodes(text: str) -> str:
+    """The text without Hugo's shortcodes (https://gohugo.io/content-management/shortcodes/),
+    which the site replaces with what they make: ``{{< youtube w7Ft2ymGmfc >}}``,
+    ``{{< katex >}}``, ``{{% notice %}}``, their closing tags. What a reader sees of them stays: a
+    ``figure``'s caption and title, an image's alt text, and the page a ``ref`` or ``relref``
+    names inside a Markdown link (``[Learning Day]({{< relref "learning_day" >}})`` reads as
+    ``[Learning Day](learning_day)``: a link, whose words are the note's and whose target is a
+    note, :mod:`notesdb.links`). The text between a paired shortcode's tags stays. Escaped
+    shortcodes (``{{</* x */>}}``, which a site shows as written) stay as written. Linear:
+    each opening is read to its close within ``_SHORTCODE_MAX_CHARS``.
+
+    :returns: the text, unchanged when it holds no ``{{<`` or ``{{%``
+    """
+    if "{{<" not in text and "{{%" not in text:
+        return text
+    out: list[str] = []
+    done = 0  # text before this is in out
+    at = 0
+    while True:
+        lt, pct = text.find("{{<", at), text.find("{{%", at)
+        start = min(lt, pct) if lt >= 0 and pct >= 0 else max(lt, pct)
+        if start < 0:
+            break
+        close = text.find(">}}" if text[start + 2] == "<" else "%}}", start + 3, start + _SHORTCODE_MAX_CHARS)
+        if close < 0:
+            at = start + 3
+            continue
+        inner = text[start + 3 : close].strip()
+        at = close + 3
+        if inner.startswith("/*"):
+            continue
+        out.append(text[done:start])
+        out.append(_shortcode_text(inner, in_link=text[max(0, start - 2) : start] == "]("))
+        done = at
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _shortcode_text(inner: str, *, in_link: bool) -> str:
+    """What a reader sees of one shortcode, from what stands between its delimiters (see
+    :func:`without_shortcodes`)."""
+    if inner.startswith("/"):
+        return ""  # a closing tag
+    name, _, rest = inner.partition(" ")
+    values: list[tuple[str | None, str]] = []
+    for m in _SHORTCODE_ARG.finditer(rest):
+        value = next((g for g in m.groups()[1:] if g is not None), "")
+        values.append((m.group(1), value))
+    if name in ("ref", "relref"):
+        if not in_link:
+            return ""
+        target = next((v for k, v in values if k in (None, "path")), "")
+        return target.replace(" ", "%20")
+    return " ".join(v for k, v in values if k in _SHORTCODE_TEXT_KEYS and v.strip())
+
+
+def url_alias(alias: str) -> bool:
+    """True for an alias that is a web address or a site's path, not a name: Hugo's ``aliases``
+    are the old URLs a page redirects from (``aliases = ["/posts/old-name/"]``,
+    https://gohugo.io/content-management/urls/#aliases)."""
+    a = alias.strip()
+    return a.startswith("/") or "://" in a
+
+
 #: A ``key:: value`` line's key and its ``::``, followed by white space or the end of the line
 #: (``std::move`` is not a property). Linear in the line's length, however long.
 _PROPERTY: Final = re.compile(r"[^\s:]+::(?=[ \t\u00a0]|$)")
@@ -708,6 +866,7 @@ def _plain_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, str]
         m = _HEADING_LINE.match(line)
         if m and m.group(2):
             level, heading = m.groups()
+            heading = without_attributes(heading)
             if not title_taken and level == "#":
                 headings.insert(0, ("h1-title", heading))
             else:
@@ -717,6 +876,31 @@ def _plain_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, str]
             body.append(line.strip())
             title_taken = title_taken or not _DECORATION_LINE.match(line)
     return headings, body
+
+
+#: One attribute of an attribute list: ``#id``, ``.class``, ``key=value`` (the value quoted or
+#: not) or Pandoc's ``-`` (unnumbered).
+_ATTRIBUTE = r"""(?:[#.][^\s{}]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s{}"']+)|-)"""
+#: An attribute list: Pandoc's, Hugo's (goldmark), MkDocs' attr_list and PHP Markdown Extra's
+#: ``{#id .class key=value}``, and kramdown's ``{: #id}`` (Jekyll).
+_ATTRIBUTES: Final = re.compile(r"\{:?[ \t]*" + _ATTRIBUTE + r"(?:[ \t]+" + _ATTRIBUTE + r")*[ \t]*\}")
+
+
+def without_attributes(heading: str) -> str:
+    """A heading without the attribute list written at its end, which no reader sees: the
+    anchor and classes that Pandoc, Hugo, MkDocs and kramdown read from
+    ``## Today's links {#today-s-links}``, ``## Setup { #setup .big }`` or ``# Routers {: #r}``
+    (their words would be the heading's words twice, and the braces would show in the
+    assistant's line). Braces of words stay ("Sets {a, b}"). Linear in the heading's length:
+    only the text from its last ``{`` is matched.
+
+    :returns: the heading, stripped, without the list; the heading as it is when it is nothing
+        but the list
+    """
+    at = heading.rfind("{")
+    if at <= 0 or not _ATTRIBUTES.fullmatch(heading.rstrip()[at:]):
+        return heading
+    return heading[:at].rstrip() or heading
 
 
 def _markdown() -> MarkdownIt:
@@ -743,7 +927,7 @@ def _markdown_text(text: str, *, drop_first_h1: bool) -> tuple[list[tuple[str, s
             title_taken = True  # content came first: a later H1 is a section heading
         if kind == "inline":
             if heading_tag:
-                line = _one_line(_inline_text(tok.children or [], " "))
+                line = without_attributes(_one_line(_inline_text(tok.children or [], " ")))
                 if not line:
                     continue
                 if heading_tag == "h1" and not title_taken:

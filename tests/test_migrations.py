@@ -228,7 +228,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 22
+    assert user_version(conn) == store.SCHEMA_VERSION == 23
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
@@ -427,6 +427,63 @@ def test_the_upgrade_reads_notion_named_notes_again(tmp_path: Path) -> None:
     assert conn.execute(
         "SELECT count(*) FROM notes_fts WHERE notes_fts MATCH '\"0f1e2d3c4b5a69788796a5b4c3d2e1f0\"'").fetchone() == (0,)
     conn.close()
+
+
+def test_the_upgrade_reads_toml_front_matter_and_heading_attributes_again(tmp_path: Path) -> None:
+    """A database of schema 22 held a Hugo note's TOML front matter as its text and titled it by
+    its file name, kept a heading's attribute list and took a site path for an alias: after the
+    upgrade the next sync reads those notes again, and no other."""
+    vault, db_path, conn = synced(tmp_path, {
+        "content/heat-pump.md": '+++\ntitle = "Daikin heat pump settings"\n+++\nFlow 45C.\n',
+        "routers.md": "# Routers {#routers}\n\n## Setup {#setup}\n\nOpenWrt.\n",
+        "boiler.md": "---\naliases: [/posts/boiler/]\n---\nService in March.\n",
+        "dentist.md": "# Dentist\n\n## Sets {a, b}\n\nEvery six months.\n",
+        "posts/paris.md": '{"title": "Leaving Paris", "tags": ["blog"]}\n{{< figure src="/img/room.jpg" caption="Our room" >}}\n',
+    })
+    assert conn.execute("SELECT title FROM notes WHERE path = 'content/heat-pump.md'").fetchone() == ("Daikin heat pump settings",)
+    as_schema(
+        conn, 22,
+        "UPDATE notes SET title = 'heat pump', body = '+++\ntitle = \"Daikin heat pump settings\"\n+++\nFlow 45C.' "
+        "WHERE path = 'content/heat-pump.md'",
+        "UPDATE notes SET title = 'Routers {#routers}', headings = 'Setup {#setup}' WHERE path = 'routers.md'",
+        "UPDATE notes SET aliases = '[\"/posts/boiler/\"]' WHERE path = 'boiler.md'",
+        "UPDATE notes SET title = 'paris', body = '{\"title\": \"Leaving Paris\", \"tags\": [\"blog\"]}\n"
+        "{{< figure src=\"/img/room.jpg\" caption=\"Our room\" >}}' WHERE path = 'posts/paris.md'",
+    )
+    marked = [("boiler.md",), ("content/heat-pump.md",), ("posts/paris.md",), ("routers.md",)]
+    assert marked_by(db_path, migrations_module.m023_reread_toml_and_attributes) == marked
+    conn = open_db(db_path)
+    assert sorted(sync(conn, vault).modified) == [p for (p,) in marked]
+    assert conn.execute("SELECT path, title, aliases, headings FROM notes ORDER BY path").fetchall() == [
+        ("boiler.md", "boiler", "[]", ""),
+        ("content/heat-pump.md", "Daikin heat pump settings", "[]", ""),
+        ("dentist.md", "Dentist", "[]", "Sets {a, b}"),
+        ("posts/paris.md", "Leaving Paris", "[]", ""),
+        ("routers.md", "Routers", "[]", "Setup"),
+    ]
+    assert conn.execute("SELECT body FROM notes WHERE path = 'posts/paris.md'").fetchone() == ("Our room",)
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("title", "aliases", "headings", "body", "marked"),
+    [
+        ("heat pump", "[]", "", "+++\ntitle = 'x'\n+++", 1),
+        ("Routers {#routers}", "[]", "", "", 1),
+        ("Routers", "[]", "Intro\nSetup { #setup .big }", "", 1),
+        ("Boiler", '["/posts/boiler/"]', "", "", 1),
+        ("Boiler", '["https://old.example/boiler"]', "", "", 1),
+        ("influence of art", "[]", "", '{"title": "Influence of art"}\nDrawing helps.', 1),  # JSON front matter
+        ("Paris", "[]", "", 'Room.\n{{< figure src="/a.jpg" >}}', 1),  # a shortcode
+        ("Boiler", '["Worcester"]', "Sets {a, b}", "a + b", 0),
+        ("Boiler", "not json", "", "", 0),
+        (None, None, None, None, 0),
+    ],
+)
+def test_the_upgrade_reads_again_only_notes_with_toml_or_attributes(
+    title: str | None, aliases: str | None, headings: str | None, body: str | None, marked: int
+) -> None:
+    assert migrations_module._front_matter_anew(title, aliases, headings, body) == marked
 
 
 @pytest.mark.parametrize(

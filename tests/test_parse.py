@@ -652,7 +652,7 @@ MARKDOWNISH = st.text(
     alphabet=st.sampled_from(list("-.#*_`~[]|!<>()&;:'\"\\ \t\r\n\ufeffaZ9é{},?%@")),
     max_size=300,
 )
-FRONT = st.sampled_from(["", "---\n", "---\r\n", "\ufeff---\n", "---\ntitle: ", "---\n- "])
+FRONT = st.sampled_from(["", "---\n", "---\r\n", "\ufeff---\n", "---\ntitle: ", "---\n- ", "+++\n", "+++\ntitle = "])
 
 
 @settings(max_examples=200, deadline=None)
@@ -668,7 +668,7 @@ def test_never_raises_on_text(text: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(FRONT, MARKDOWNISH, st.sampled_from(["", "\n---\n", "\n...\n"]), MARKDOWNISH)
+@given(FRONT, MARKDOWNISH, st.sampled_from(["", "\n---\n", "\n...\n", "\n+++\n"]), MARKDOWNISH)
 def test_never_raises_on_markdownish_text(front: str, fm: str, close: str, rest: str) -> None:
     data = (front + fm + close + rest).encode()
     note = parse_note("x.md", data)
@@ -1067,6 +1067,127 @@ def test_app_data_is_found_in_one_pass(tmp_path: Path, data: bytes) -> None:
     """A comment's opening line scanned to its close for each opening line, quadratic in a note
     of unclosed comments (60,000 lines: minutes), and the hook indexes a changed note before it
     answers. One pass now (tens of ms); a process still reading after 60 s fails the test."""
+    import subprocess
+    import sys
+
+    (tmp_path / "x.md").write_bytes(data)
+    code = "import sys; from notesdb.parse import parse_note; n = parse_note('x.md', open(sys.argv[1], 'rb').read()); print(len(n.body))"
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.md")], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip().isdigit(), out.stderr[-500:]
+
+
+def test_toml_front_matter_is_front_matter() -> None:
+    """Hugo and Zola write front matter in TOML between ``+++`` lines: its title, description,
+    aliases and tags are the note's, and its lines are not the note's text (they were, and the
+    title came from the file name)."""
+    note = parse_note(
+        "content/heat-pump.md",
+        b'+++\ntitle = "Daikin heat pump settings"\ndescription = "Flow temperature and curve"\n'
+        b'date = 2023-01-02\ntags = ["home", "heating"]\naliases = ["Heatpump", "/posts/old-heat-pump/"]\n'
+        b'[[resources]]\n  src = "unit.jpg"\n+++\n\nFlow temperature 45C, curve 0.6.\n',
+    )
+    assert (note.title, note.desc, note.aliases, note.tags, note.body, note.problems) == (
+        "Daikin heat pump settings", "Flow temperature and curve", ["Heatpump"], ["home", "heating"],
+        "Flow temperature 45C, curve 0.6.", [])
+
+
+@pytest.mark.parametrize(
+    ("data", "title", "body", "problems"),
+    [
+        # a bad date further down: the title's line is still read, the block is still not text
+        (b'+++\ntitle = "Heat pump"\ndate = 2023-13-45\n+++\nFlow 45C.\n', "Heat pump", "Flow 45C.",
+         ["malformed TOML front matter"]),
+        # an unclosed string: nothing to read but the file name
+        (b'+++\ntitle = "Heat pump\n+++\nFlow 45C.\n', "heat pump", "Flow 45C.",
+         ["malformed TOML front matter"]),
+        # no closing line: not front matter
+        (b"+++\nFlow 45C.\n", "heat pump", "+++\nFlow 45C.", []),
+        (b"+++ title\n+++\nFlow 45C.\n", "heat pump", "+++ title\n+++\nFlow 45C.", []),
+    ],
+)
+def test_toml_front_matter_that_does_not_load(data: bytes, title: str, body: str, problems: list[str]) -> None:
+    """TOML that does not load is reported (the parser's own words follow the colon, and differ
+    between Python versions) and its one-line string pairs are still read."""
+    note = parse_note("heat-pump.md", data)
+    assert (note.title, note.body, [p.split(":")[0] for p in note.problems]) == (title, body, problems)
+
+
+def test_an_alias_that_is_a_site_path_is_not_a_name() -> None:
+    """Hugo's ``aliases`` are the old URLs a page redirects from, in YAML front matter as in
+    TOML: not names of the note (their words were title words)."""
+    note = parse_note("n.md", b"---\ntitle: Boiler\naliases: [/posts/boiler-2021/, https://old.example/boiler, Worcester]\n---\nx\n")
+    assert note.aliases == ["Worcester"]
+
+
+@pytest.mark.parametrize(
+    ("source", "title", "headings"),
+    [
+        (b"# Routers {#routers}\n\n## Today's links {#today-s-links}\n\ntext\n", "Routers", "Today's links"),
+        (b"# R\n\n## Setup { #setup .big }\n", "R", "Setup"),  # MkDocs attr_list
+        (b"# R\n\n## Kramdown {: #k .c}\n", "R", "Kramdown"),  # Jekyll
+        (b"# R\n\n## Appendix {-}\n", "R", "Appendix"),  # Pandoc: unnumbered
+        (b'# R\n\n## Key {data-x="a b" #z}\n', "R", "Key"),
+        (b"# R\n\n## Sets {a, b}\n", "R", "Sets {a, b}"),  # braces of words stay
+        (b"# R\n\n## {#only}\n", "R", "{#only}"),  # nothing but the list: kept as it is
+        (b"# R\n\n## Map<K, V> {x}\n", "R", "Map<K, V> {x}"),
+    ],
+)
+def test_a_heading_attribute_list_is_not_its_text(source: bytes, title: str, headings: str) -> None:
+    """``## Setup {#setup}`` gives an anchor no reader sees (Pandoc, Hugo, MkDocs, kramdown):
+    its words were the heading's words twice and its braces showed in the assistant's line."""
+    note = parse_note("n.md", source)
+    assert (note.title, note.headings) == (title, headings)
+    plain = parse_note("n.md", source + b"\n" + b"x\n" * (MARKDOWN_MAX_LINES + 1))  # the plain-text reader
+    assert (plain.title, plain.headings) == (title, headings)
+
+
+def test_json_front_matter_is_front_matter() -> None:
+    """Hugo's third form of front matter, a JSON object on the first line: its title and tags
+    are the note's and the object is not its text (its keys, "title" and "tags", were words of
+    every note of a folder written so)."""
+    note = parse_note("posts/influence_of_art.md", b'{"title": "Influence of art", "tags": ["talk"]}\nevent: Learning Day 32\n')
+    assert (note.title, note.tags, note.body) == ("Influence of art", ["talk"], "event: Learning Day 32")
+
+
+@pytest.mark.parametrize(
+    ("data", "title", "body"),
+    [
+        (b'{"a": 1} more\ntext\n', "j", '{"a": 1} more\ntext'),  # more text on the object's line
+        (b"[1, 2]\ntext\n", "j", "[1, 2]\ntext"),  # not an object
+        (b"{not json}\ntext\n", "j", "{not json}\ntext"),
+        (b'{"title": "T"}', "T", ""),  # nothing after it
+    ],
+)
+def test_a_note_that_only_starts_with_a_brace_is_text(data: bytes, title: str, body: str) -> None:
+    note = parse_note("j.md", data)
+    assert (note.title, note.body, note.problems) == (title, body, [])
+
+
+def test_hugo_shortcodes_read_as_the_site_shows_them() -> None:
+    """A Hugo site's shortcodes are replaced by what they make: an embed or math markup is no
+    text, a figure's caption is, a ``relref`` inside a Markdown link is the link's target (a link
+    to the note, whose anchor text it gets), the text between paired tags stays, and an escaped
+    shortcode stays as written."""
+    note = parse_note(
+        "posts/digital_notes.md",
+        b'See [Learning Day 32]({{< relref "learning_day" >}}) and {{< relref "here" >}}.\n\n'
+        b'{{< figure src="/images/2008/room.jpg" width=500 caption="Our room in Paris" >}}\n'
+        b'{{< youtube w7Ft2ymGmfc >}}\n'
+        b"minimising {{< katex >}}\\sum D{{< /katex >}}; {{% notice tip %}}Cache it{{% /notice %}}\n\n"
+        b"Write {{</* youtube id */>}} to embed.\n",
+    )
+    assert note.body == (
+        "See Learning Day 32 and .\nOur room in Paris\nminimising \\sum D; Cache it\n"
+        "Write {{</* youtube id */>}} to embed."
+    )
+    assert note.links == ["/posts/learning_day"]
+    assert note.anchors == [["/posts/learning_day", "", "Learning Day 32"]]
+
+
+@pytest.mark.parametrize("data", [b"{{< a " * 50_000, b"{{% x " * 50_000 + b"%}}", b"{{<" * 80_000])
+def test_shortcodes_are_found_in_one_pass(tmp_path: Path, data: bytes) -> None:
+    """Openings never closed are each read at most a bounded distance: the hook reads a changed
+    note before it answers. A process still reading after 60 s fails the test."""
     import subprocess
     import sys
 
