@@ -248,7 +248,7 @@ def _parse(path: str, data: bytes) -> Note:
     if not text.strip():
         return _empty_note(path, problems + [_P_EMPTY])
 
-    text = without_shortcodes(text)
+    text = without_site_tags(text)
     links, anchors = read_links(text, path)  # front matter included: Obsidian's properties hold links too
     if _FM_OPEN.match(text):
         meta, text = _front_matter(text, problems)
@@ -259,10 +259,11 @@ def _parse(path: str, data: bytes) -> Note:
     else:
         meta, text = page_properties(text)
     text = without_app_data(text, drawing="excalidraw-plugin" in meta)
+    text = without_admonition_markers(text)
     template = _is_template(text)
 
     title = _first_text(meta, "title", "name")
-    desc = _first_text(meta, "description", "summary")
+    desc = _first_text(meta, "description", "summary", "excerpt")
     note_type = _first_text(meta, "type")
     if not note_type:
         nested = meta.get("metadata")
@@ -337,6 +338,22 @@ _DRAWING_NOTICE: Final = re.compile(r"==⚠.*⚠==|#{1,6}[ \t]+(?:Excalidraw Dat
 _DRAWING_LINKS: Final = re.compile(r"#{1,6}[ \t]+(?:Element Links|Embedded Files)[ \t]*$")
 
 
+#: The info strings of fenced blocks that hold a plugin's query or settings, not the person's
+#: words: Dataview's queries (``dataview``, ``dataviewjs``), the Tasks plugin's (``tasks``),
+#: Obsidian's embedded searches (``query``) and bases (``base``), and the settings of the
+#: table-of-contents plugins (``table-of-contents``, ``toc``). What such a block shows is other
+#: notes' text or headings, worked out when the note is viewed.
+PLUGIN_FENCES: Final = frozenset({"dataview", "dataviewjs", "tasks", "query", "base", "table-of-contents", "toc"})
+_PLUGIN_FENCE: Final = re.compile(
+    r"^ {0,3}(?:`{3,}|~{3,})[ \t]*(?:" + "|".join(re.escape(n) for n in sorted(PLUGIN_FENCES, key=len, reverse=True)) + r")[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+#: An Obsidian callout's type marker after a quote's ``>`` (``> [!NOTE]- Sources``,
+#: https://help.obsidian.md/Editing+and+formatting/Callouts): how it is drawn, not its words;
+#: its title after it stays.
+_CALLOUT: Final = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+\][+-]?[ \t]*")
+
+
 def without_app_data(text: str, drawing: bool = False) -> str:
     """The text of a note without what an app keeps in it for itself rather than the person's
     words, line by line, fenced code kept as it is:
@@ -348,6 +365,9 @@ def without_app_data(text: str, drawing: bool = False) -> str:
       such as an Excalidraw drawing's JSON (tens to hundreds of KB of coordinates, colours and
       IDs) or a Kanban board's settings. A comment of words stays: it is the person's;
     - block IDs (:data:`_BLOCK_ID`: ``^a1b2c3``);
+    - a fenced block of a plugin's query or settings (:data:`PLUGIN_FENCES`: ```` ```dataview ````),
+      fence lines included;
+    - a callout's type marker (``> [!NOTE]``; its title stays);
     - in an Excalidraw drawing (``drawing``: front matter ``excalidraw-plugin``), the plugin's
       notice to switch to its view, the headings of its sections ("Text Elements") and its
       lists of element links and embedded files. The drawing's text elements stay: they are
@@ -356,11 +376,13 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     :param text: the note's text after its front matter, ``\n`` line ends
     :returns: the text to index; linear in its length
     """
-    if "%%" not in text and "^" not in text and not drawing:
+    plugin = _PLUGIN_FENCE.search(text) is not None
+    if "%%" not in text and "^" not in text and "[!" not in text and not drawing and not plugin:
         return text
     lines = text.split("\n")
     out: list[str] = []
     fence = ""  # the fence of the code block the line is in, if any
+    hidden = False  # that code block is a plugin's query or settings
     listing = False  # in a drawing's list of links or embedded files
     i = 0
     while i < len(lines):
@@ -370,14 +392,19 @@ def without_app_data(text: str, drawing: bool = False) -> str:
         if fence:
             if run and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
                 fence = ""
-            out.append(line)
+            if not hidden:
+                out.append(line)
             i += 1
             continue
         if run:
             fence = run
-            out.append(line)
+            hidden = plugin and rest.strip().lower() in PLUGIN_FENCES
+            if not hidden:
+                out.append(line)
             i += 1
             continue
+        if "[!" in line:
+            line = _CALLOUT.sub(r"\1", line)
         if line.startswith("%%") and "%%" not in line[2:]:
             end, data = i + 1, False
             while end < len(lines) and "%%" not in lines[end]:
@@ -406,6 +433,65 @@ def without_app_data(text: str, drawing: bool = False) -> str:
             line = _BLOCK_ID.sub("", line)
         out.append(line)
         i += 1
+    return "\n".join(out)
+
+
+#: A MkDocs admonition's or content tab's opening line (Python-Markdown's admonition,
+#: pymdownx.details and pymdownx.tabbed: ``!!! note "Title"``, ``???+ tip``, ``=== "Tab"``):
+#: its body follows, indented four spaces. The marker and type are no words; the title is.
+_ADMONITION: Final = re.compile(
+    r"""([ ]*)(?:(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*)*(?:[ \t]+"([^"]*)")?|===\+?[ \t]+"([^"]*)")[ \t]*"""
+)
+#: A Docusaurus admonition's or a Pandoc fenced div's fence line (``:::tip Title``,
+#: ``:::note[Title]``, ``::: {.warning}``, ``:::``): no words but its title.
+_COLON_FENCE: Final = re.compile(r"[ ]{0,3}:{3,}[ \t]*(?:\{[^}]*\}|[A-Za-z][\w-]*)?(?:[ \t]*\[([^\]]*)\]|[ \t]+([^{}]*?))?[ \t]*:*[ \t]*")
+
+
+def without_admonition_markers(text: str) -> str:
+    """The text without the markers of admonitions, collapsible blocks and content tabs, and
+    their bodies read as text: MkDocs' ``!!! note "Title"``, ``??? tip``, ``=== "Tab"``, whose
+    bodies are indented four spaces (read as they are, the indent made them code: raw Markdown,
+    link addresses and all), and Docusaurus' and Pandoc's ``:::tip Title`` ... ``:::``. The
+    title stays as a line of text; the body is taken back by the indent it was given (nested
+    ones too). Fenced code is left as it is.
+
+    :returns: the text; unchanged, and not scanned line by line, when it holds none of
+        ``!!!``, ``???``, ``=== "`` or ``:::``
+    """
+    if "!!!" not in text and "???" not in text and '=== "' not in text and ":::" not in text:
+        return text
+    out: list[str] = []
+    bodies: list[int] = []  # the indent of each open admonition's body, innermost last
+    fence = ""
+    for raw in text.split("\n"):
+        line = raw.expandtabs(4) if "\t" in raw[:16] else raw
+        indent = len(line) - len(line.lstrip(" "))
+        if line.strip() and not fence:
+            while bodies and indent < bodies[-1]:
+                bodies.pop()
+        cut = min(bodies[-1], indent) if bodies else 0
+        line = line[cut:]
+        mark = _FENCE_LINE.match(line)
+        run, rest = ((mark.group(1) or mark.group(2)), line[mark.end():]) if mark else ("", "")
+        if fence:
+            if run and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
+                fence = ""
+            out.append(line)
+            continue
+        if run:
+            fence = run
+            out.append(line)
+            continue
+        opened = _ADMONITION.fullmatch(line)
+        if opened:
+            out.append(opened.group(1) + (opened.group(2) or opened.group(3) or ""))
+            bodies.append(cut + len(opened.group(1)) + 4)
+            continue
+        colons = _COLON_FENCE.fullmatch(line) if ":::" in line else None
+        if colons:
+            out.append((colons.group(1) or colons.group(2) or "").strip())
+            continue
+        out.append(line)
     return "\n".join(out)
 
 
@@ -596,70 +682,109 @@ def _flat_toml_pairs(source: str) -> dict[str, Any]:
     return out
 
 
-#: Longest Hugo shortcode read (from ``{{<`` to ``>}}``), so that a note of openings never
-#: closed is scanned once; named arguments on several lines fit.
-_SHORTCODE_MAX_CHARS: Final = 600
-#: A shortcode argument: ``key=`` or not, then a quoted, back-quoted or bare value.
-_SHORTCODE_ARG: Final = re.compile(r"""(?:([\w-]+)=)?(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|([^\s"`=]+))""")
-#: Shortcode arguments whose values a reader sees as text (``figure``'s caption and title, an
-#: image's alt text).
-_SHORTCODE_TEXT_KEYS: Final = frozenset({"caption", "title", "alt", "attr"})
+#: Longest template tag read (from ``{{<`` to ``>}}``, ``{%`` to ``%}``), so that a note of
+#: openings never closed is scanned once; named arguments on several lines fit.
+_TAG_MAX_CHARS: Final = 600
+#: A tag's argument: ``key=`` or ``key:`` or not, then a quoted, back-quoted or bare value.
+_TAG_ARG: Final = re.compile(r"""(?:([\w-]+)[=:])?(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|`([^`]*)`|([^\s"'`=:]+))""")
+#: Tag arguments whose values a reader sees as text (a figure's caption and title, an image's
+#: alt text).
+_TAG_TEXT_KEYS: Final = frozenset({"caption", "title", "alt", "attr"})
+#: Tags that name another page of the site: Hugo's ``ref`` and ``relref``, Jekyll's
+#: ``post_url`` and ``link``.
+_PAGE_TAGS: Final = frozenset({"ref", "relref", "post_url", "link"})
+#: The openings of the site generators' tags, each with its close: Hugo's shortcodes and
+#: Jekyll's Liquid tags.
+_TAG_CLOSE: Final = {"{{<": ">}}", "{{%": "%}}", "{%": "%}"}
 
 
-def without_shortcodes(text: str) -> str:
-    """The text without Hugo's shortcodes (https://gohugo.io/content-management/shortcodes/),
-    which the site replaces with what they make: ``{{< youtube w7Ft2ymGmfc >}}``,
-    ``{{< katex >}}``, ``{{% notice %}}``, their closing tags. What a reader sees of them stays: a
-    ``figure``'s caption and title, an image's alt text, and the page a ``ref`` or ``relref``
-    names inside a Markdown link (``[Learning Day]({{< relref "learning_day" >}})`` reads as
-    ``[Learning Day](learning_day)``: a link, whose words are the note's and whose target is a
-    note, :mod:`notesdb.links`). The text between a paired shortcode's tags stays. Escaped
-    shortcodes (``{{</* x */>}}``, which a site shows as written) stay as written. Linear:
-    each opening is read to its close within ``_SHORTCODE_MAX_CHARS``.
+def without_site_tags(text: str) -> str:
+    """The text without the tags of a static site's generator, which the site replaces with
+    what they make: Hugo's shortcodes (https://gohugo.io/content-management/shortcodes/:
+    ``{{< youtube w7Ft2ymGmfc >}}``, ``{{< katex >}}``, ``{{% notice %}}``) and Jekyll's Liquid
+    tags (https://jekyllrb.com/docs/liquid/tags/: ``{% include_cached boilerplate.md %}``,
+    ``{% figure caption:"..." %}``), with their closing tags. What a reader sees of them stays:
+    a figure's caption and title, an image's alt text, and the page a ``ref``, ``relref``,
+    ``post_url`` or ``link`` tag names inside a Markdown link
+    (``[Learning Day]({{< relref "learning_day" >}})`` reads as ``[Learning Day](learning_day)``:
+    a link, whose words are the note's and whose target is a note, :mod:`notesdb.links`). The
+    text between a paired tag's tags stays. Fenced code, a tag just after a backtick (inline
+    code: a note on Django templates quoting `` `{% csrf_token %}` ``) and escaped shortcodes
+    (``{{</* x */>}}``) stay as written. Linear: each opening is read to its close within
+    ``_TAG_MAX_CHARS``.
 
-    :returns: the text, unchanged when it holds no ``{{<`` or ``{{%``
+    :returns: the text, unchanged when it holds no ``{{<``, ``{{%`` or ``{%``
     """
-    if "{{<" not in text and "{{%" not in text:
+    if "{{<" not in text and "{{%" not in text and "{%" not in text:
         return text
+    if "```" not in text and "~~~" not in text:
+        return _without_tags(text)
+    out: list[str] = []
+    prose: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        mark = _FENCE_LINE.match(line)
+        run, rest = ((mark.group(1) or mark.group(2)), line[mark.end():]) if mark else ("", "")
+        if fence:
+            if run and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
+                fence = ""
+            out.append(line)
+            continue
+        if run:
+            fence = run
+            if prose:
+                out.append(_without_tags("\n".join(prose)))
+                prose = []
+            out.append(line)
+            continue
+        prose.append(line)
+    if prose:
+        out.append(_without_tags("\n".join(prose)))
+    return "\n".join(out)
+
+
+def _without_tags(text: str) -> str:
+    """:func:`without_site_tags` of text with no fenced code."""
     out: list[str] = []
     done = 0  # text before this is in out
     at = 0
     while True:
-        lt, pct = text.find("{{<", at), text.find("{{%", at)
-        start = min(lt, pct) if lt >= 0 and pct >= 0 else max(lt, pct)
-        if start < 0:
+        found = [(i, o) for o in _TAG_CLOSE if (i := text.find(o, at)) >= 0]
+        if not found:
             break
-        close = text.find(">}}" if text[start + 2] == "<" else "%}}", start + 3, start + _SHORTCODE_MAX_CHARS)
-        if close < 0:
-            at = start + 3
+        start, opening = min(found, key=lambda f: (f[0], -len(f[1])))
+        close = text.find(_TAG_CLOSE[opening], start + len(opening), start + _TAG_MAX_CHARS)
+        line_start = max(text.rfind("\n", 0, start) + 1, start - _TAG_MAX_CHARS)
+        if close < 0 or text.count("`", line_start, start) % 2:  # no close, or inside inline code
+            at = start + len(opening)
             continue
-        inner = text[start + 3 : close].strip()
-        at = close + 3
+        inner = text[start + len(opening) : close].strip()
+        at = close + len(_TAG_CLOSE[opening])
         if inner.startswith("/*"):
             continue
         out.append(text[done:start])
-        out.append(_shortcode_text(inner, in_link=text[max(0, start - 2) : start] == "]("))
+        out.append(_tag_text(inner.strip("-").strip(), in_link=text[max(0, start - 2) : start] == "]("))
         done = at
     out.append(text[done:])
     return "".join(out)
 
 
-def _shortcode_text(inner: str, *, in_link: bool) -> str:
-    """What a reader sees of one shortcode, from what stands between its delimiters (see
-    :func:`without_shortcodes`)."""
+def _tag_text(inner: str, *, in_link: bool) -> str:
+    """What a reader sees of one tag, from what stands between its delimiters (see
+    :func:`without_site_tags`)."""
     if inner.startswith("/"):
-        return ""  # a closing tag
+        return ""  # a shortcode's closing tag
     name, _, rest = inner.partition(" ")
     values: list[tuple[str | None, str]] = []
-    for m in _SHORTCODE_ARG.finditer(rest):
+    for m in _TAG_ARG.finditer(rest):
         value = next((g for g in m.groups()[1:] if g is not None), "")
         values.append((m.group(1), value))
-    if name in ("ref", "relref"):
+    if name in _PAGE_TAGS:
         if not in_link:
             return ""
         target = next((v for k, v in values if k in (None, "path")), "")
         return target.replace(" ", "%20")
-    return " ".join(v for k, v in values if k in _SHORTCODE_TEXT_KEYS and v.strip())
+    return " ".join(v for k, v in values if k in _TAG_TEXT_KEYS and v.strip())
 
 
 def url_alias(alias: str) -> bool:

@@ -429,61 +429,61 @@ def test_the_upgrade_reads_notion_named_notes_again(tmp_path: Path) -> None:
     conn.close()
 
 
-def test_the_upgrade_reads_toml_front_matter_and_heading_attributes_again(tmp_path: Path) -> None:
-    """A database of schema 22 held a Hugo note's TOML front matter as its text and titled it by
-    its file name, kept a heading's attribute list and took a site path for an alias: after the
-    upgrade the next sync reads those notes again, and no other."""
+def test_the_upgrade_reads_notes_again_as_a_site_reads_them(tmp_path: Path) -> None:
+    """A database of schema 22 held a Hugo note's TOML front matter and a shortcode as its text
+    and titled it by its file name, and kept a heading's attribute list and a Dataview query:
+    after the upgrade the next sync reads those notes again, and no other, and they read as
+    the site shows them."""
     vault, db_path, conn = synced(tmp_path, {
-        "content/heat-pump.md": '+++\ntitle = "Daikin heat pump settings"\n+++\nFlow 45C.\n',
-        "routers.md": "# Routers {#routers}\n\n## Setup {#setup}\n\nOpenWrt.\n",
-        "boiler.md": "---\naliases: [/posts/boiler/]\n---\nService in March.\n",
-        "dentist.md": "# Dentist\n\n## Sets {a, b}\n\nEvery six months.\n",
-        "posts/paris.md": '{"title": "Leaving Paris", "tags": ["blog"]}\n{{< figure src="/img/room.jpg" caption="Our room" >}}\n',
+        "content/heat-pump.md": '+++\ntitle = "Daikin heat pump settings"\n+++\nFlow 45C.\n{{< youtube w7Ft2ymGmfc >}}\n',
+        "routers.md": "# Routers {#routers}\n\n## Setup {#setup}\n\nOpenWrt.\n\n```dataview\nLIST FROM #router\n```\n",
+        "dentist.md": "# Dentist\n\nEvery six months.\n",
     })
-    assert conn.execute("SELECT title FROM notes WHERE path = 'content/heat-pump.md'").fetchone() == ("Daikin heat pump settings",)
     as_schema(
         conn, 22,
-        "UPDATE notes SET title = 'heat pump', body = '+++\ntitle = \"Daikin heat pump settings\"\n+++\nFlow 45C.' "
-        "WHERE path = 'content/heat-pump.md'",
-        "UPDATE notes SET title = 'Routers {#routers}', headings = 'Setup {#setup}' WHERE path = 'routers.md'",
-        "UPDATE notes SET aliases = '[\"/posts/boiler/\"]' WHERE path = 'boiler.md'",
-        "UPDATE notes SET title = 'paris', body = '{\"title\": \"Leaving Paris\", \"tags\": [\"blog\"]}\n"
-        "{{< figure src=\"/img/room.jpg\" caption=\"Our room\" >}}' WHERE path = 'posts/paris.md'",
+        "UPDATE notes SET title = 'heat pump', body = '+++\ntitle = \"Daikin heat pump settings\"\n+++\nFlow 45C.\n"
+        "{{< youtube w7Ft2ymGmfc >}}' WHERE path = 'content/heat-pump.md'",
+        "UPDATE notes SET title = 'Routers {#routers}', headings = 'Setup {#setup}', body = 'OpenWrt.\nLIST FROM #router' "
+        "WHERE path = 'routers.md'",
     )
-    marked = [("boiler.md",), ("content/heat-pump.md",), ("posts/paris.md",), ("routers.md",)]
-    assert marked_by(db_path, migrations_module.m023_reread_toml_and_attributes) == marked
+    marked = [("content/heat-pump.md",), ("routers.md",)]
+    assert marked_by(db_path, migrations_module.m023_reread_site_notes) == marked
     conn = open_db(db_path)
     assert sorted(sync(conn, vault).modified) == [p for (p,) in marked]
-    assert conn.execute("SELECT path, title, aliases, headings FROM notes ORDER BY path").fetchall() == [
-        ("boiler.md", "boiler", "[]", ""),
-        ("content/heat-pump.md", "Daikin heat pump settings", "[]", ""),
-        ("dentist.md", "Dentist", "[]", "Sets {a, b}"),
-        ("posts/paris.md", "Leaving Paris", "[]", ""),
-        ("routers.md", "Routers", "[]", "Setup"),
+    assert conn.execute("SELECT path, title, headings, body FROM notes ORDER BY path").fetchall() == [
+        ("content/heat-pump.md", "Daikin heat pump settings", "", "Flow 45C."),
+        ("dentist.md", "Dentist", "", "Every six months."),
+        ("routers.md", "Routers", "Setup", "OpenWrt."),
     ]
-    assert conn.execute("SELECT body FROM notes WHERE path = 'posts/paris.md'").fetchone() == ("Our room",)
     conn.close()
 
 
 @pytest.mark.parametrize(
-    ("title", "aliases", "headings", "body", "marked"),
+    ("path", "title", "desc", "aliases", "headings", "body", "marked"),
     [
-        ("heat pump", "[]", "", "+++\ntitle = 'x'\n+++", 1),
-        ("Routers {#routers}", "[]", "", "", 1),
-        ("Routers", "[]", "Intro\nSetup { #setup .big }", "", 1),
-        ("Boiler", '["/posts/boiler/"]', "", "", 1),
-        ("Boiler", '["https://old.example/boiler"]', "", "", 1),
-        ("influence of art", "[]", "", '{"title": "Influence of art"}\nDrawing helps.', 1),  # JSON front matter
-        ("Paris", "[]", "", 'Room.\n{{< figure src="/a.jpg" >}}', 1),  # a shortcode
-        ("Boiler", '["Worcester"]', "Sets {a, b}", "a + b", 0),
-        ("Boiler", "not json", "", "", 0),
-        (None, None, None, None, 0),
+        ("heat-pump.md", "heat pump", "", "[]", "", "+++\ntitle = 'x'\n+++", 1),  # TOML front matter
+        ("art.md", "art", "", "[]", "", '{"title": "Art"}\nDrawing.', 1),  # JSON front matter
+        ("paris.md", "Paris", "", "[]", "", 'Room.\n{{< figure src="/a.jpg" >}}', 1),  # a shortcode
+        ("post.md", "Post", "", "[]", "", "{% include_cached boilerplate.md %}", 1),  # a Liquid tag
+        ("src.md", "Sources", "", "[]", "", "[!SOURCE] Sources:", 1),  # a callout's marker
+        ("r.md", "Routers {#routers}", "", "[]", "", "", 1),
+        ("r.md", "Routers", "", "[]", "Intro\nSetup { #setup .big }", "", 1),
+        ("b.md", "Boiler", "", '["/posts/boiler/"]', "", "", 1),
+        ("b.md", "Boiler", "", '["https://old.example/boiler"]', "", "", 1),
+        ("hub.md", "Hub", "", "[]", "", "Projects:\nTABLE status FROM #project", 1),  # a Dataview query
+        ("hub.md", "Hub", "", "[]", "", "dv.pages('#x')", 1),
+        ("toc.md", "Toc", "", "[]", "", "style: nestedList\nmaxLevel: 0", 1),
+        ("_posts/2021-03-04-bread.md", "Bread", "", "[]", "", "Hydration 75%.", 1),  # a Jekyll post
+        ("_posts/2021-03-04-bread.md", "Bread", "Hydration", "[]", "", "Hydration 75%.", 0),
+        ("b.md", "Boiler", "", '["Worcester"]', "Sets {a, b}", "a + b; a list of things", 0),
+        (None, None, None, None, None, None, 0),
     ],
 )
-def test_the_upgrade_reads_again_only_notes_with_toml_or_attributes(
-    title: str | None, aliases: str | None, headings: str | None, body: str | None, marked: int
+def test_the_upgrade_reads_again_only_notes_a_site_reads_otherwise(
+    path: str | None, title: str | None, desc: str | None, aliases: str | None, headings: str | None, body: str | None,
+    marked: int,
 ) -> None:
-    assert migrations_module._front_matter_anew(title, aliases, headings, body) == marked
+    assert migrations_module._site_anew(path, title, desc, aliases, headings, body) == marked
 
 
 @pytest.mark.parametrize(
