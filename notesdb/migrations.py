@@ -593,57 +593,18 @@ def m022_lexicon_rare(db: Database) -> None:
     db.execute("PRAGMA user_version = 22")
 
 
-def _site_anew(
-    path: str | None, title: str | None, desc: str | None, aliases: str | None, headings: str | None, body: str | None
-) -> int:
-    """1 for a note this schema may read otherwise than an older sync did, told from what that
-    sync stored (over-inclusive: a note read again for nothing costs a parse):
-
-    - TOML or JSON front matter held as text: the stored text starts with ``+++`` or ``{``;
-    - a site generator's tag or a callout's marker: ``{{<``, ``{{%``, ``{%`` or ``[!`` in the
-      title, headings or text (``notesdb.parse.without_site_tags``, ``_CALLOUT``);
-    - a heading's attribute list: ``{#``, ``{.``, ``{:``, ``{-`` or ``{ ``
-      (``notesdb.parse.without_attributes``);
-    - an alias that is a site's path or a web address (``notesdb.parse.url_alias``);
-    - a plugin's query or settings block, whose fence (``notesdb.parse.PLUGIN_FENCES``) was
-      not kept but whose lines were: a Dataview query's first word (``LIST``, ``TABLE``,
-      ``TASK``, ``CALENDAR``) at the start of a line, ``dv.``, a table of contents' settings
-      (``maxLevel``, ``nestedList``, ``includeLinks``), a base's ``filters:`` or ``views:``,
-      a Tasks query's ``not done``;
-    - a Jekyll post without a description (in a ``_posts`` folder): its ``excerpt`` is one now.
-    """
-    text = body or ""
-    if text.startswith(("+++", "{")):
-        return 1
-    if any(mark in t for t in (text, title or "", headings or "") for mark in ("{{<", "{{%", "{%", "[!")):
-        return 1
-    if any(mark in t for t in (title or "", headings or "") for mark in ("{#", "{.", "{:", "{-", "{ ")):
-        return 1
-    if ('"/' in (aliases or "")) or ("://" in (aliases or "")):
-        return 1
-    if _PLUGIN_LINES.search(text):
-        return 1
-    return int(not desc and "_posts/" in ("/" + (path or "")))
-
-
-#: What a plugin's query or settings block leaves in a stored text (``_site_anew``).
-_PLUGIN_LINES: Final = re.compile(
-    r"^(?:TABLE|LIST|TASK|CALENDAR)\b|\bdv\.|maxLevel|nestedList|includeLinks|^(?:filters|views):|^not done$",
-    re.MULTILINE,
-)
-
-
 @migrations()
 def m023_reread_site_notes(db: Database) -> None:
     """Notes are read as a static site or a plugin reads them: TOML and JSON front matter are
     front matter (``notesdb.parse._toml_front_matter``, ``_json_front_matter``), Jekyll's
     ``excerpt`` is a description, a site generator's tags are what the page shows
     (``notesdb.parse.without_site_tags``), a plugin's query or settings block and a callout's
-    marker are no text (``notesdb.parse.without_app_data``), a heading's attribute list is not
-    its text (``without_attributes``) and an alias that is a site's path is not a name
-    (``url_alias``): the notes an older sync may have read otherwise (:func:`_site_anew`) are
-    read and parsed again at the next sync, marked as ``m016_reread_folder_notes`` marks its
-    notes."""
-    db.conn.create_function("site_anew", 6, _site_anew, deterministic=True)
-    _reread(db, "site_anew(path, title, desc, aliases, headings, body)")
+    marker are no text (``notesdb.parse.without_app_data``), admonitions read as their title
+    and text (``without_admonition_markers``), a heading's anchor is not its text
+    (``without_attributes``) and an alias that is a page's address is not a name
+    (``url_alias``). What an older sync stored cannot tell such notes apart (a fenced block's
+    info string, an ``excerpt``, an admonition's indent were not kept), so every note is read
+    and parsed again at the next sync, as ``m013_links`` had them read: the hook's sync does it
+    within its deadline, some notes a message, and ``notesdb index`` at once."""
+    _reread(db, "1")  # every note
     db.execute("PRAGMA user_version = 23")

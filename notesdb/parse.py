@@ -248,13 +248,14 @@ def _parse(path: str, data: bytes) -> Note:
     if not text.strip():
         return _empty_note(path, problems + [_P_EMPTY])
 
-    text = without_site_tags(text)
+    head, kind = _front_matter_end(text)
+    text = text[:head] + without_site_tags(text[head:], liquid=kind == "yaml")
     links, anchors = read_links(text, path)  # front matter included: Obsidian's properties hold links too
-    if _FM_OPEN.match(text):
+    if kind == "yaml":
         meta, text = _front_matter(text, problems)
-    elif _TOML_OPEN.match(text):
+    elif kind == "toml":
         meta, text = _toml_front_matter(text, problems)
-    elif text[:1] == "{" and text[1:2] != "{":
+    elif kind == "json":
         meta, text = _json_front_matter(text)
     else:
         meta, text = page_properties(text)
@@ -321,7 +322,7 @@ def _parse(path: str, data: bytes) -> Note:
 #: A fence's opening or closing line (CommonMark: three or more backticks or tildes, indented at
 #: most three spaces; a backtick fence's info string holds no backtick, so "```x``` words" is
 #: inline code, not a fence).
-_FENCE_LINE: Final = re.compile(r" {0,3}(?:(`{3,})(?!.*`)|(~{3,}))")
+_FENCE_LINE: Final = re.compile(r" {0,3}(?:(`{3,}+)(?!.*`)|(~{3,}+))")  # possessive: a run is not re-read shorter
 #: A fence of plugin data inside a comment: at the start of its line, as the plugins write it.
 _DATA_FENCE: Final = re.compile(r"(?:`{3,}|~{3,})")
 #: An Obsidian block ID (https://help.obsidian.md/Linking+notes+and+files/Internal+links): ``^``
@@ -437,14 +438,52 @@ def without_app_data(text: str, drawing: bool = False) -> str:
 
 
 #: A MkDocs admonition's or content tab's opening line (Python-Markdown's admonition,
-#: pymdownx.details and pymdownx.tabbed: ``!!! note "Title"``, ``???+ tip``, ``=== "Tab"``):
-#: its body follows, indented four spaces. The marker and type are no words; the title is.
+#: pymdownx.details and pymdownx.tabbed: ``!!! note "Title"``, ``???+ tip``,
+#: ``!!! info inline end``, ``=== "Tab"``): its body follows, indented four spaces. The marker
+#: and the type (a lower-case word) are no words; the title is. "!!! Call the bank" is text.
 _ADMONITION: Final = re.compile(
-    r"""([ ]*)(?:(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*)*(?:[ \t]+"([^"]*)")?|===\+?[ \t]+"([^"]*)")[ \t]*"""
+    r"""([ ]*)(?:(?:!!!|\?\?\?\+?)[ \t]+[a-z][\w-]*(?:[ \t]+(?:inline|end))*(?:[ \t]+"([^"]*)")?|===\+?[ \t]+"([^"]*)")[ \t]*"""
 )
-#: A Docusaurus admonition's or a Pandoc fenced div's fence line (``:::tip Title``,
-#: ``:::note[Title]``, ``::: {.warning}``, ``:::``): no words but its title.
-_COLON_FENCE: Final = re.compile(r"[ ]{0,3}:{3,}[ \t]*(?:\{[^}]*\}|[A-Za-z][\w-]*)?(?:[ \t]*\[([^\]]*)\]|[ \t]+([^{}]*?))?[ \t]*:*[ \t]*")
+#: A line of kramdown's block attributes (``{: .no_toc .text-delta }``, ``{:toc}``,
+#: ``{: #intro}``): no text.
+_BLOCK_ATTRIBUTES: Final = re.compile(r"\{:[^{}\n]*\}")
+#: The type word of a Docusaurus admonition (``:::tip``).
+_COLON_TYPE: Final = re.compile(r"[A-Za-z][\w-]*")
+#: A ``title="..."`` setting in a directive's braces (``:::note{title="Careful"}``).
+_TITLE_SETTING: Final = re.compile(r"""title=(?:"([^"]*)"|'([^']*)')""")
+
+
+def _colon_fence(line: str) -> str | None:
+    """What a Docusaurus admonition's or a Pandoc fenced div's fence line shows: its title
+    (``:::tip Use the cache``, ``:::note[Heads up]``, ``:::note{title="Careful"}``) or nothing
+    (``:::``, ``::: warning``, ``::: {.warning}``); None for a line that is no such fence
+    ("::: Lesson learned: always test" is text). Linear in the line's length."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or not stripped.startswith(":::"):
+        return None
+    rest = stripped.lstrip(":")
+    if not rest.strip():
+        return ""  # a closing fence
+    if rest[0] in " \t":
+        rest = rest.strip()
+        if rest.startswith("{") and rest.find("}") == len(rest) - 1:
+            return ""  # Pandoc: ::: {.warning}
+        if " " not in rest and "\t" not in rest and _COLON_TYPE.fullmatch(rest):
+            return ""  # Pandoc: ::: warning
+        return None
+    kind = _COLON_TYPE.match(rest)
+    if kind is None:
+        return None
+    after = rest[kind.end():]
+    if after.startswith("["):
+        close = after.find("]")
+        return after[1:close].strip() if close > 0 and not after[close + 1 :].strip() else None
+    if after.startswith("{"):
+        if after.find("}") != len(after.rstrip()) - 1:
+            return None
+        title = _TITLE_SETTING.search(after)
+        return next((g for g in title.groups() if g is not None), "") if title else ""
+    return after.strip() if not after or after[0] in " \t" else None
 
 
 def without_admonition_markers(text: str) -> str:
@@ -453,12 +492,13 @@ def without_admonition_markers(text: str) -> str:
     bodies are indented four spaces (read as they are, the indent made them code: raw Markdown,
     link addresses and all), and Docusaurus' and Pandoc's ``:::tip Title`` ... ``:::``. The
     title stays as a line of text; the body is taken back by the indent it was given (nested
-    ones too). Fenced code is left as it is.
+    ones too). A line of kramdown's block attributes (``{: .no_toc}``, ``{:toc}``) is dropped.
+    Fenced code is left as it is.
 
     :returns: the text; unchanged, and not scanned line by line, when it holds none of
-        ``!!!``, ``???``, ``=== "`` or ``:::``
+        ``!!!``, ``???``, ``=== "``, ``:::`` or ``{:``
     """
-    if "!!!" not in text and "???" not in text and '=== "' not in text and ":::" not in text:
+    if "!!!" not in text and "???" not in text and '=== "' not in text and ":::" not in text and "{:" not in text:
         return text
     out: list[str] = []
     bodies: list[int] = []  # the indent of each open admonition's body, innermost last
@@ -487,9 +527,11 @@ def without_admonition_markers(text: str) -> str:
             out.append(opened.group(1) + (opened.group(2) or opened.group(3) or ""))
             bodies.append(cut + len(opened.group(1)) + 4)
             continue
-        colons = _COLON_FENCE.fullmatch(line) if ":::" in line else None
-        if colons:
-            out.append((colons.group(1) or colons.group(2) or "").strip())
+        if line.lstrip(" ").startswith("{:") and _BLOCK_ATTRIBUTES.fullmatch(line.strip()):
+            continue  # kramdown's attributes of the block above or below: {: .no_toc}, {:toc}
+        shown = _colon_fence(line) if ":::" in line[:6] else None
+        if shown is not None:
+            out.append(shown)
             continue
         out.append(line)
     return "\n".join(out)
@@ -622,16 +664,16 @@ def _toml_front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
     Loaded with the standard library's ``tomllib``. TOML that does not load is reported
     (``malformed TOML front matter: ...``) and its one-line ``key = "text"`` pairs are kept, as
     :func:`_flat_pairs` keeps YAML's; either way the block is not the note's text. Without a
-    closing ``+++`` line the text is left as it is.
+    closing ``+++`` line, or a ``key =`` line between (:func:`_toml_block`), the text is left as
+    it is.
 
     :returns: ``(meta, rest)``: the mapping, keys lower-cased, and the text after the block
     """
-    opening = _TOML_OPEN.match(text)
-    closing = _TOML_CLOSE.search(text, opening.end()) if opening else None
-    if opening is None or closing is None:
+    block = _toml_block(text)
+    if block is None:
         return {}, text
-    source = text[opening.end() : closing.start()]
-    rest = text[closing.end() + 1 :]
+    source = text[block[0] : block[1]]
+    rest = text[block[2] :]
     import tomllib  # only for notes that have it: the hook reads a changed note before it answers
 
     try:
@@ -642,11 +684,50 @@ def _toml_front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
     return _lower_keys(loaded), rest
 
 
+def _front_matter_end(text: str) -> tuple[int, str]:
+    """Where a note's front matter ends and its kind: ``(0, "")`` for none, else the offset of
+    the text after it and ``"yaml"`` (``---``; a ``---`` never closed is a thematic break, but
+    the note is read as YAML's all the same), ``"toml"`` (``+++``, holding a ``key = `` line)
+    or ``"json"`` (a JSON object with a ``title``, ending its line)."""
+    if _FM_OPEN.match(text):
+        opening = _FM_OPEN.match(text)
+        closing = _FM_CLOSE.search(text, opening.end()) if opening else None
+        return (min(closing.end() + 1, len(text)) if closing else 0), "yaml"
+    toml = _toml_block(text)
+    if toml is not None:
+        return min(toml[2], len(text)), "toml"
+    if text[:1] == "{" and text[1:2] != "{":
+        meta, rest = _json_front_matter(text)
+        if meta:
+            return len(text) - len(rest), "json"
+    return 0, ""
+
+
+def _toml_block(text: str) -> tuple[int, int, int] | None:
+    """TOML front matter's place: ``(source start, source end, text after it)``, when the note
+    opens with a ``+++`` line, a ``+++`` line closes it and a ``key =`` line stands between
+    (two ``+++`` lines around words are text: "+++ stars +++")."""
+    opening = _TOML_OPEN.match(text)
+    closing = _TOML_CLOSE.search(text, opening.end()) if opening else None
+    if opening is None or closing is None:
+        return None
+    if not _TOML_KEY.search(text, opening.end(), closing.start()):
+        return None
+    return opening.end(), closing.start(), closing.end() + 1
+
+
+#: A TOML key line (``title =``, ``[params]``): what TOML front matter holds.
+_TOML_KEY: Final = re.compile(r"^[ \t]*(?:[A-Za-z0-9_\-\"'.]+[ \t]*=|\[)", re.MULTILINE)
+
+
 def _json_front_matter(text: str) -> tuple[dict[str, Any], str]:
     """Split off JSON front matter, Hugo's third form: a JSON object at the very start of the
     file, ending its line (``{"title": "Influence of art", "tags": ["talk"]}``). A note that
     starts with ``{`` and no such object (a pasted JSON array, a brace of text, an object followed
     by more text on its line) is left as it is, with no problem reported: it is text.
+
+    An object without a ``title`` (settings pasted at the top of a note, a ``package.json``) is
+    text too.
 
     :returns: ``(meta, rest)``: the object, keys lower-cased, and the text after its line
     """
@@ -654,7 +735,7 @@ def _json_front_matter(text: str) -> tuple[dict[str, Any], str]:
         loaded, end = json.JSONDecoder().raw_decode(text)
     except (ValueError, RecursionError):
         return {}, text
-    if not isinstance(loaded, dict):
+    if not isinstance(loaded, dict) or "title" not in _lower_keys(loaded):
         return {}, text
     line_end = text.find("\n", end)
     if text[end : line_end if line_end >= 0 else len(text)].strip():
@@ -686,7 +767,7 @@ def _flat_toml_pairs(source: str) -> dict[str, Any]:
 #: openings never closed is scanned once; named arguments on several lines fit.
 _TAG_MAX_CHARS: Final = 600
 #: A tag's argument: ``key=`` or ``key:`` or not, then a quoted, back-quoted or bare value.
-_TAG_ARG: Final = re.compile(r"""(?:([\w-]+)[=:])?(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|`([^`]*)`|([^\s"'`=:]+))""")
+_TAG_ARG: Final = re.compile(r"""(?:([\w-]++)[=:])?(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|`([^`]*)`|([^\s"'`=:]+))""")
 #: Tag arguments whose values a reader sees as text (a figure's caption and title, an image's
 #: alt text).
 _TAG_TEXT_KEYS: Final = frozenset({"caption", "title", "alt", "attr"})
@@ -698,27 +779,34 @@ _PAGE_TAGS: Final = frozenset({"ref", "relref", "post_url", "link"})
 _TAG_CLOSE: Final = {"{{<": ">}}", "{{%": "%}}", "{%": "%}"}
 
 
-def without_site_tags(text: str) -> str:
+def without_site_tags(text: str, liquid: bool = True) -> str:
     """The text without the tags of a static site's generator, which the site replaces with
     what they make: Hugo's shortcodes (https://gohugo.io/content-management/shortcodes/:
-    ``{{< youtube w7Ft2ymGmfc >}}``, ``{{< katex >}}``, ``{{% notice %}}``) and Jekyll's Liquid
-    tags (https://jekyllrb.com/docs/liquid/tags/: ``{% include_cached boilerplate.md %}``,
-    ``{% figure caption:"..." %}``), with their closing tags. What a reader sees of them stays:
-    a figure's caption and title, an image's alt text, and the page a ``ref``, ``relref``,
-    ``post_url`` or ``link`` tag names inside a Markdown link
+    ``{{< youtube w7Ft2ymGmfc >}}``, ``{{< katex >}}``, ``{{% notice %}}``) and, with
+    ``liquid``, Jekyll's Liquid tags (https://jekyllrb.com/docs/liquid/tags/:
+    ``{% include_cached boilerplate.md %}``, ``{% figure caption:"..." %}``), with their closing
+    tags. What a reader sees of them stays: a figure's caption and title, an image's alt text, a
+    quoted text of words (``{{% notice warning "Back up first" %}}``), the text between a
+    paired tag's tags, what ``{% raw %}`` ... ``{% endraw %}`` holds (as written), and the page a
+    ``ref``, ``relref``, ``post_url`` or ``link`` tag names inside a Markdown link
     (``[Learning Day]({{< relref "learning_day" >}})`` reads as ``[Learning Day](learning_day)``:
-    a link, whose words are the note's and whose target is a note, :mod:`notesdb.links`). The
-    text between a paired tag's tags stays. Fenced code, a tag just after a backtick (inline
-    code: a note on Django templates quoting `` `{% csrf_token %}` ``) and escaped shortcodes
-    (``{{</* x */>}}``) stay as written. Linear: each opening is read to its close within
-    ``_TAG_MAX_CHARS``.
+    a link, whose words are the note's and whose target is a note, :mod:`notesdb.links`).
+    Fenced code, inline code (an odd number of backtick runs before the tag on its line, within
+    ``_TAG_MAX_CHARS``: a note on Django templates quoting `` `{% csrf_token %}` ``), escaped
+    shortcodes (``{{</* x */>}}``) and an opening with another opening before its close ("the
+    {% delimiter opens a tag: {% include x %}") stay as written. Linear: each opening is read to
+    its close within ``_TAG_MAX_CHARS``.
 
-    :returns: the text, unchanged when it holds no ``{{<``, ``{{%`` or ``{%``
+    :param text: a note's text after its front matter
+    :param liquid: read Liquid's ``{%`` tags too: Jekyll reads them only in a file with YAML
+        front matter, and a note without it that holds ``{% block content %}`` is about Django
+    :returns: the text, unchanged when it holds none of the openings
     """
-    if "{{<" not in text and "{{%" not in text and "{%" not in text:
+    openings = _TAG_OPENINGS if liquid else _TAG_OPENINGS[:2]
+    if not any(o in text for o in openings):
         return text
     if "```" not in text and "~~~" not in text:
-        return _without_tags(text)
+        return _without_tags(text, openings)
     out: list[str] = []
     prose: list[str] = []
     fence = ""
@@ -733,40 +821,66 @@ def without_site_tags(text: str) -> str:
         if run:
             fence = run
             if prose:
-                out.append(_without_tags("\n".join(prose)))
+                out.append(_without_tags("\n".join(prose), openings))
                 prose = []
             out.append(line)
             continue
         prose.append(line)
     if prose:
-        out.append(_without_tags("\n".join(prose)))
+        out.append(_without_tags("\n".join(prose), openings))
     return "\n".join(out)
 
 
-def _without_tags(text: str) -> str:
+#: The openings :func:`without_site_tags` reads, Hugo's first.
+_TAG_OPENINGS: Final = ("{{<", "{{%", "{%")
+#: A run of backticks: an inline code span opens and closes with one.
+_BACKTICKS: Final = re.compile(r"`+")
+#: The tag that closes Liquid's ``{% raw %}``.
+_END_RAW: Final = re.compile(r"\{%-?[ \t]*endraw[ \t]*-?%\}")
+
+
+def _without_tags(text: str, openings: tuple[str, ...]) -> str:
     """:func:`without_site_tags` of text with no fenced code."""
     out: list[str] = []
     done = 0  # text before this is in out
     at = 0
+    found = {o: text.find(o) for o in openings}  # each opening's next place at or after ``at``
     while True:
-        found = [(i, o) for o in _TAG_CLOSE if (i := text.find(o, at)) >= 0]
-        if not found:
+        for o in openings:
+            if 0 <= found[o] < at:
+                found[o] = text.find(o, at)
+        live = [(i, o) for o, i in found.items() if i >= 0]
+        if not live:
             break
-        start, opening = min(found, key=lambda f: (f[0], -len(f[1])))
+        start, opening = min(live, key=lambda f: (f[0], -len(f[1])))
         close = text.find(_TAG_CLOSE[opening], start + len(opening), start + _TAG_MAX_CHARS)
-        line_start = max(text.rfind("\n", 0, start) + 1, start - _TAG_MAX_CHARS)
-        if close < 0 or text.count("`", line_start, start) % 2:  # no close, or inside inline code
+        inner = text[start + len(opening) : close] if close >= 0 else ""
+        if close < 0 or "{{" in inner or "{%" in inner or _in_inline_code(text, start):
             at = start + len(opening)
             continue
-        inner = text[start + len(opening) : close].strip()
         at = close + len(_TAG_CLOSE[opening])
+        inner = inner.strip()
         if inner.startswith("/*"):
-            continue
+            continue  # escaped: shown as written
         out.append(text[done:start])
-        out.append(_tag_text(inner.strip("-").strip(), in_link=text[max(0, start - 2) : start] == "]("))
+        words = inner.strip("-").strip()
+        if opening == "{%" and words.split(" ", 1)[0] == "raw":
+            end = _END_RAW.search(text, at)
+            if end is not None:
+                out.append(text[at : end.start()])
+                at = end.end()
+        else:
+            out.append(_tag_text(words, in_link=text[max(0, start - 2) : start] == "]("))
         done = at
     out.append(text[done:])
     return "".join(out)
+
+
+def _in_inline_code(text: str, at: int) -> bool:
+    """True when ``at`` is inside an inline code span: an odd number of backtick runs before it
+    on its line, within ``_TAG_MAX_CHARS``."""
+    start = text.rfind("\n", max(0, at - _TAG_MAX_CHARS), at) + 1 or max(0, at - _TAG_MAX_CHARS)
+    return len(_BACKTICKS.findall(text, start, at)) % 2 == 1
 
 
 def _tag_text(inner: str, *, in_link: bool) -> str:
@@ -775,24 +889,28 @@ def _tag_text(inner: str, *, in_link: bool) -> str:
     if inner.startswith("/"):
         return ""  # a shortcode's closing tag
     name, _, rest = inner.partition(" ")
-    values: list[tuple[str | None, str]] = []
+    values: list[tuple[str | None, str, bool]] = []  # key, value, quoted
     for m in _TAG_ARG.finditer(rest):
-        value = next((g for g in m.groups()[1:] if g is not None), "")
-        values.append((m.group(1), value))
+        quoted = next((g for g in m.groups()[1:4] if g is not None), None)
+        values.append((m.group(1), quoted if quoted is not None else (m.group(5) or ""), quoted is not None))
     if name in _PAGE_TAGS:
         if not in_link:
             return ""
-        target = next((v for k, v in values if k in (None, "path")), "")
+        target = next((v for k, v, _ in values if k in (None, "path")), "")
         return target.replace(" ", "%20")
-    return " ".join(v for k, v in values if k in _TAG_TEXT_KEYS and v.strip())
+    return " ".join(
+        v for k, v, quoted in values
+        if v.strip() and (k in _TAG_TEXT_KEYS or (k is None and quoted and " " in v.strip()))
+    )
 
 
 def url_alias(alias: str) -> bool:
-    """True for an alias that is a web address or a site's path, not a name: Hugo's ``aliases``
-    are the old URLs a page redirects from (``aliases = ["/posts/old-name/"]``,
-    https://gohugo.io/content-management/urls/#aliases)."""
+    """True for an alias that is a web address or a page's path on a site, not a name: Hugo's
+    ``aliases`` are the old URLs a page redirects from (``aliases = ["/posts/old-name/"]``,
+    ``/2010/01/01/even-earlier-url.html``: https://gohugo.io/content-management/urls/#aliases).
+    A path that is not a page's ("/etc/fstab", "/r/homelab") may be a name the note goes by."""
     a = alias.strip()
-    return a.startswith("/") or "://" in a
+    return "://" in a or (a.startswith("/") and a.endswith(("/", ".html", ".htm", ".php")))
 
 
 #: A ``key:: value`` line's key and its ``::``, followed by white space or the end of the line
@@ -1009,6 +1127,10 @@ _ATTRIBUTE = r"""(?:[#.][^\s{}]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s{}"']+)|-)"""
 #: An attribute list: Pandoc's, Hugo's (goldmark), MkDocs' attr_list and PHP Markdown Extra's
 #: ``{#id .class key=value}``, and kramdown's ``{: #id}`` (Jekyll).
 _ATTRIBUTES: Final = re.compile(r"\{:?[ \t]*" + _ATTRIBUTE + r"(?:[ \t]+" + _ATTRIBUTE + r")*[ \t]*\}")
+#: An ``#id`` in an attribute list: the mark of a heading's anchor.
+_ANCHOR_ATTRIBUTE: Final = re.compile(r"[{ \t]#[^\s{}]")
+#: Pandoc's lists that mark a heading unnumbered or out of the table of contents.
+_PANDOC_MARKS: Final = frozenset({"{-}", "{.unnumbered}", "{.unlisted}", "{-.unlisted}", "{.unnumbered.unlisted}"})
 
 
 def without_attributes(heading: str) -> str:
@@ -1016,14 +1138,21 @@ def without_attributes(heading: str) -> str:
     anchor and classes that Pandoc, Hugo, MkDocs and kramdown read from
     ``## Today's links {#today-s-links}``, ``## Setup { #setup .big }`` or ``# Routers {: #r}``
     (their words would be the heading's words twice, and the braces would show in the
-    assistant's line). Braces of words stay ("Sets {a, b}"). Linear in the heading's length:
-    only the text from its last ``{`` is matched.
+    assistant's line). A list counts when it is kramdown's (``{:``), holds an ``#id``, or is
+    Pandoc's ``{-}``, ``{.unnumbered}`` or ``{.unlisted}``: braces of words, of classes alone or
+    of settings stay ("Sets {a, b}", "C# {.NET}", "Files {.env .bashrc}", "Sets {a=b}"). Linear
+    in the heading's length: only the text from its last ``{`` is matched.
 
     :returns: the heading, stripped, without the list; the heading as it is when it is nothing
         but the list
     """
     at = heading.rfind("{")
-    if at <= 0 or not _ATTRIBUTES.fullmatch(heading.rstrip()[at:]):
+    if at <= 0:
+        return heading
+    tail = heading.rstrip()[at:]
+    if not _ATTRIBUTES.fullmatch(tail):
+        return heading
+    if not (tail.startswith("{:") or _ANCHOR_ATTRIBUTE.search(tail) or tail.replace(" ", "") in _PANDOC_MARKS):
         return heading
     return heading[:at].rstrip() or heading
 

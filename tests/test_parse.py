@@ -1262,3 +1262,60 @@ def test_admonitions_read_as_text() -> None:
         "Sector size matters\nThe difference is sector size.\necho hi\nWhy pools?\nNested\nInner text.\n"
         "EXEC Mode\nshow run\nAfter.\nUse the cache\nCached reads."
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "title", "body"),
+    [
+        (b"# C# {.NET}\n\n## Files {.env .bashrc}\n\nx\n", "C# {.NET}", "x"),  # classes alone: words
+        (b"!!! Call the bank tomorrow\n", "n", "!!! Call the bank tomorrow"),  # not an admonition's type
+        (b"::: Lesson learned: always test\n", "n", "::: Lesson learned: always test"),
+        (b"---\ntitle: T\n---\nThe {% delimiter opens a tag: {% include x.html %} done.\n", "T",
+         "The {% delimiter opens a tag:  done."),  # an opening before the close is no tag
+        (b"In Django write {% block content %} then {% endblock %}.\n", "n",
+         "In Django write {% block content %} then {% endblock %}."),  # no front matter: not Jekyll
+        (b"---\ntitle: T\n---\n{% raw %}{% if user %}Hello{% endif %}{% endraw %} after\n", "T",
+         "{% if user %}Hello{% endif %} after"),
+        (b"---\ntitle: T\n---\nUse `` {% csrf_token %} `` here\n", "T", "Use {% csrf_token %} here"),
+        (b'---\ntitle: "Escaping {% raw %} in Jekyll"\n---\nx\n', "Escaping {% raw %} in Jekyll", "x"),
+        (b'{\n "editor.fontSize": 14\n}\nMy settings\n', "n", '{\n"editor.fontSize": 14\n}\nMy settings'),
+        (b'{"name": "my-app", "version": "1.0"}\nreadme\n', "n", '{"name": "my-app", "version": "1.0"}\nreadme'),
+        (b"+++\nsome text\n+++\nmore\n", "n", "+++\nsome text\n+++\nmore"),  # no key: not TOML
+        (b'{{% notice warning "Back up first" %}}\nBody\n{{% /notice %}}\n', "n", "Back up first\nBody"),
+        (b"Intro\n{: .no_toc .text-delta }\n\n{:toc}\n", "n", "Intro"),  # kramdown's block attributes
+    ],
+)
+def test_what_only_looks_like_site_markup_stays_text(data: bytes, title: str, body: str) -> None:
+    """Text a person wrote that looks like a site's or an app's markup is read as text, and
+    markup is not: each case was read otherwise while the readers were written."""
+    note = parse_note("n.md", data)
+    assert (note.title, note.body) == (title, body)
+
+
+def test_an_alias_that_is_a_path_but_no_page_is_a_name() -> None:
+    note = parse_note("n.md", b"---\naliases: [/etc/fstab, /r/homelab, /posts/old/, /2010/01/x.html]\n---\nx\n")
+    assert note.aliases == ["/etc/fstab", "/r/homelab"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b":::" + b"\t" * 50 + b"x{",  # 55 bytes took 18 s: a regex split the tabs every way
+        b":" * 8000 + b"{",
+        b"---\nt: 1\n---\n" + b"{% " * 87_000,  # each tag looked for every opening to the end
+        b"---\nt: 1\n---\n" + b"{%a%}" * 50_000,
+        b"---\nt: 1\n---\n" + b"{%x\n" * 60_000,
+        b"!!! note\n" + b"`" * 200_000 + b"x`",  # a fence's run of backticks was read again shorter
+        b"!!! note\n" + b"    " * 2 + b"!!! note\n" * 20_000,
+    ],
+)
+def test_site_markup_is_read_in_linear_time(tmp_path: Path, data: bytes) -> None:
+    """The hook reads a changed note before it answers: a process still reading after 60 s
+    fails the test (each shape took 10 s or more, or minutes, while the readers were written)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "x.md").write_bytes(data)
+    code = "import sys; from notesdb.parse import parse_note; n = parse_note('x.md', open(sys.argv[1], 'rb').read()); print(len(n.body))"
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.md")], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip().isdigit(), out.stderr[-500:]
