@@ -323,6 +323,20 @@ def _parse(path: str, data: bytes) -> Note:
 #: most three spaces; a backtick fence's info string holds no backtick, so "```x``` words" is
 #: inline code, not a fence).
 _FENCE_LINE: Final = re.compile(r" {0,3}(?:(`{3,}+)(?!.*`)|(~{3,}+))")  # possessive: a run is not re-read shorter
+
+
+def fence_after(line: str, fence: str) -> tuple[str, str | None]:
+    """Fenced code, one line at a time: ``(fence, info)`` after ``line``, given the ``fence``
+    open before it ("" for none). ``fence`` is the run of backticks or tildes of the block open
+    after the line ("" once it closes); ``info`` is the info string of a fence the line opens
+    (``"dataview"``, ``""``), else None. A line is code when a fence was open before it or it
+    opens one."""
+    mark = _FENCE_LINE.match(line)
+    run, rest = ((mark.group(1) or mark.group(2)), line[mark.end():]) if mark else ("", "")
+    if fence:
+        closes = run and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip()
+        return ("" if closes else fence), None
+    return (run, rest.strip()) if run else ("", None)
 #: A fence of plugin data inside a comment: at the start of its line, as the plugins write it.
 _DATA_FENCE: Final = re.compile(r"(?:`{3,}|~{3,})")
 #: An Obsidian block ID (https://help.obsidian.md/Linking+notes+and+files/Internal+links): ``^``
@@ -388,18 +402,10 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     i = 0
     while i < len(lines):
         line = lines[i]
-        mark = _FENCE_LINE.match(line)
-        run, rest = ((mark.group(1) or mark.group(2)), line[mark.end():]) if mark else ("", "")
-        if fence:
-            if run and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
-                fence = ""
-            if not hidden:
-                out.append(line)
-            i += 1
-            continue
-        if run:
-            fence = run
-            hidden = plugin and rest.strip().lower() in PLUGIN_FENCES
+        was, (fence, info) = fence, fence_after(line, fence)
+        if was or info is not None:
+            if info is not None:
+                hidden = plugin and info.lower() in PLUGIN_FENCES
             if not hidden:
                 out.append(line)
             i += 1
@@ -511,15 +517,8 @@ def without_admonition_markers(text: str) -> str:
                 bodies.pop()
         cut = min(bodies[-1], indent) if bodies else 0
         line = line[cut:]
-        mark = _FENCE_LINE.match(line)
-        run, rest = ((mark.group(1) or mark.group(2)), line[mark.end():]) if mark else ("", "")
-        if fence:
-            if run and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
-                fence = ""
-            out.append(line)
-            continue
-        if run:
-            fence = run
+        was, (fence, info) = fence, fence_after(line, fence)
+        if was or info is not None:
             out.append(line)
             continue
         opened = _ADMONITION.fullmatch(line)
@@ -811,15 +810,8 @@ def without_site_tags(text: str, liquid: bool = True) -> str:
     prose: list[str] = []
     fence = ""
     for line in text.split("\n"):
-        mark = _FENCE_LINE.match(line)
-        run, rest = ((mark.group(1) or mark.group(2)), line[mark.end():]) if mark else ("", "")
-        if fence:
-            if run and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
-                fence = ""
-            out.append(line)
-            continue
-        if run:
-            fence = run
+        was, (fence, info) = fence, fence_after(line, fence)
+        if was or info is not None:
             if prose:
                 out.append(_without_tags("\n".join(prose), openings))
                 prose = []
