@@ -261,6 +261,7 @@ def _parse(path: str, data: bytes) -> Note:
         meta, text = page_properties(text)
     text = without_app_data(text, drawing="excalidraw-plugin" in meta)
     text = without_admonition_markers(text)
+    text = without_math_commands(text)
     template = _is_template(text)
 
     title = _first_text(meta, "title", "name")
@@ -534,6 +535,107 @@ def without_admonition_markers(text: str) -> str:
             continue
         out.append(line)
     return "\n".join(out)
+
+
+#: The opening of a span of LaTeX math: ``$$``, ``\begin{equation}`` (its environment's name
+#: captured), ``\(`` and ``\[`` (also ``\\(``, ``\\[`` as Markdown exporters escape them:
+#: ox-hugo), and ``$``.
+_MATH_OPEN: Final = re.compile(r"\$\$|\\begin\{([A-Za-z*]{1,40})\}|(\\\\?)([(\[])|\$")
+#: A LaTeX command (``\frac``, ``\mathbf``, ``\theta``) or an environment's begin or end.
+_MATH_COMMAND: Final = re.compile(r"\\(?:begin|end)\{[A-Za-z*]{1,40}\}|\\([A-Za-z]+)")
+#: LaTeX commands of layout, type faces, accents, dots, spacing and relations: no word a
+#: person types about the math (the standard set of LaTeX and amsmath). The names a person may
+#: type stay: functions and operators (``\sin``, ``\det``, ``\lim``, ``\log``), Greek letters
+#: (``\lambda``), ``\sum``, ``\int``, ``\partial``: "laplace transform of sin(at)" found its
+#: note by ``\sin``.
+MATH_LAYOUT: Final = frozenset(
+    "frac dfrac tfrac cfrac binom left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr "
+    "mathbf mathcal mathrm mathit mathbb mathsf mathtt mathfrak mathscr boldsymbol bm text textbf textit "
+    "textrm texttt textsf operatorname mathop hat bar tilde vec dot ddot overline underline overbrace "
+    "underbrace widehat widetilde cdot cdots ldots dots vdots ddots quad qquad label tag nonumber notag "
+    "displaystyle textstyle scriptstyle limits nolimits mid times in notin to rightarrow leftarrow "
+    "Rightarrow Leftarrow leftrightarrow Leftrightarrow mapsto implies iff leq le geq ge neq ne approx "
+    "equiv sim simeq propto forall exists infty cap cup subset subseteq supset supseteq setminus "
+    "emptyset pm mp sqrt color hline nabla".split()
+)
+#: Longest span of math read, and longest inline ``$...$``: an opening never closed is looked
+#: for within these, so a note of openings is read once.
+MATH_MAX_CHARS: Final = 5000
+_INLINE_MATH_MAX_CHARS: Final = 500
+
+
+def without_math_commands(text: str) -> str:
+    r"""The text with LaTeX math's layout commands taken out of its math (``\frac``,
+    ``\mathbf``, ``\left``, ``\begin{equation}``: :data:`MATH_LAYOUT`): they were words of every
+    note of equations ("begin" and "end" of 107 notes of a public org-roam site, "frac" of 65),
+    and what they stand for is no word a person types. Functions, operators and Greek letters
+    (``\sin``, ``\det``, ``\lambda``) stay: a person types them. Math is ``$$...$$``, ``\begin{env}...\end{env}``, ``\(...\)``,
+    ``\[...\]`` (or with the backslashes doubled, as ox-hugo writes them) and ``$...$`` on one
+    line holding a command (so "$5 and $10" is not math). The rest of the math stays: its
+    variables, numbers and the words of ``\text{...}``. Fenced code is left as it is. Linear: an
+    opening is looked for its close within ``MATH_MAX_CHARS``.
+
+    :returns: the text, unchanged when it holds no backslash
+    """
+    if "\\" not in text:
+        return text
+    if "```" not in text and "~~~" not in text:
+        return _without_commands(text)
+    out: list[str] = []
+    prose: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        was, (fence, info) = fence, fence_after(line, fence)
+        if was or info is not None:
+            if prose:
+                out.append(_without_commands("\n".join(prose)))
+                prose = []
+            out.append(line)
+            continue
+        prose.append(line)
+    if prose:
+        out.append(_without_commands("\n".join(prose)))
+    return "\n".join(out)
+
+
+def _without_commands(text: str) -> str:
+    """:func:`without_math_commands` of text with no fenced code."""
+    out: list[str] = []
+    done = at = 0
+    nearest: dict[str, int] = {}  # the next place of each fixed close mark at or after the last search
+    while (m := _MATH_OPEN.search(text, at)) is not None:
+        opening = m.group(0)
+        if opening == "$$":
+            close_mark = "$$"
+        elif m.group(1):
+            close_mark = "\\end{" + m.group(1) + "}"
+        elif m.group(3):
+            close_mark = m.group(2) + (")" if m.group(3) == "(" else "]")
+        else:
+            close_mark = "$"
+        limit = _INLINE_MATH_MAX_CHARS if opening == "$" else MATH_MAX_CHARS
+        if m.group(1) or opening == "$":
+            close = text.find(close_mark, m.end(), m.end() + limit)
+        else:  # the next close of each fixed mark is kept, so openings never closed are read once
+            if nearest.get(close_mark, -2) == -2 or 0 <= nearest[close_mark] < m.end():
+                nearest[close_mark] = text.find(close_mark, m.end())
+            close = nearest[close_mark] if nearest[close_mark] <= m.end() + limit else -1
+        span = text[m.end() : close] if close >= 0 else ""
+        if close < 0 or (opening == "$" and ("\n" in span or _MATH_COMMAND.search(span) is None)):
+            at = m.end()
+            continue
+        end = close + len(close_mark)
+        out.append(text[done : m.start()])
+        out.append(_MATH_COMMAND.sub(_layout_gone, text[m.start() : end]))
+        done = at = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _layout_gone(m: re.Match[str]) -> str:
+    """A math command as :func:`without_math_commands` keeps it: a space for an environment's
+    begin or end or a command of :data:`MATH_LAYOUT`, else as written."""
+    return " " if m.group(1) is None or m.group(1) in MATH_LAYOUT else m.group(0)
 
 
 def _is_template(text: str) -> bool:
