@@ -361,13 +361,16 @@ _DRAWING_LINKS: Final = re.compile(r"#{1,6}[ \t]+(?:Element Links|Embedded Files
 #: notes' text or headings, worked out when the note is viewed.
 PLUGIN_FENCES: Final = frozenset({"dataview", "dataviewjs", "tasks", "query", "base", "table-of-contents", "toc"})
 _PLUGIN_FENCE: Final = re.compile(
-    r"^ {0,3}(?:`{3,}|~{3,})[ \t]*(?:" + "|".join(re.escape(n) for n in sorted(PLUGIN_FENCES, key=len, reverse=True)) + r")[ \t]*$",
+    r"^(?:[ \t]*>)* ?[ ]{0,3}(?:`{3,}|~{3,})[ \t]*(?:" + "|".join(re.escape(n) for n in sorted(PLUGIN_FENCES, key=len, reverse=True)) + r")[ \t]*$",
     re.MULTILINE | re.IGNORECASE,
 )
 #: An Obsidian callout's type marker after a quote's ``>`` (``> [!NOTE]- Sources``,
 #: https://help.obsidian.md/Editing+and+formatting/Callouts): how it is drawn, not its words;
 #: its title after it stays.
 _CALLOUT: Final = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+\][+-]?[ \t]*")
+#: The ``>`` marks of a quote's line (one space after the last is the quote's): a fence inside a
+#: quote or callout is read from the text after them (a Dataview query in a dashboard's callout).
+_QUOTE_MARKS: Final = re.compile(r"^(?:[ \t]*>)+ ?")
 
 
 def without_app_data(text: str, drawing: bool = False) -> str:
@@ -382,7 +385,7 @@ def without_app_data(text: str, drawing: bool = False) -> str:
       IDs) or a Kanban board's settings. A comment of words stays: it is the person's;
     - block IDs (:data:`_BLOCK_ID`: ``^a1b2c3``);
     - a fenced block of a plugin's query or settings (:data:`PLUGIN_FENCES`: ```` ```dataview ````),
-      fence lines included;
+      fence lines included, in a quote or callout too (where it ends with the quote);
     - a callout's type marker (``> [!NOTE]``; its title stays);
     - in an Excalidraw drawing (``drawing``: front matter ``excalidraw-plugin``), the plugin's
       notice to switch to its view, the headings of its sections ("Text Elements") and its
@@ -398,15 +401,20 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     lines = text.split("\n")
     out: list[str] = []
     fence = ""  # the fence of the code block the line is in, if any
+    quoted = False  # that code block is inside a quote or callout (and ends with it)
     hidden = False  # that code block is a plugin's query or settings
     listing = False  # in a drawing's list of links or embedded files
     i = 0
     while i < len(lines):
         line = lines[i]
-        was, (fence, info) = fence, fence_after(line, fence)
+        inner = _QUOTE_MARKS.sub("", line, count=1) if line.lstrip().startswith(">") else None
+        if fence and quoted and inner is None:
+            fence = ""  # a fence opened in a quote closes where the quote ends
+        was, (fence, info) = fence, fence_after(line if inner is None else inner, fence)
         if was or info is not None:
             if info is not None:
                 hidden = plugin and info.lower() in PLUGIN_FENCES
+                quoted = inner is not None
             if not hidden:
                 out.append(line)
             i += 1

@@ -1343,3 +1343,17 @@ def test_latex_commands_are_not_words(source: bytes, body: str) -> None:
     and Greek letters, outside math and in code they stay ("laplace transform of sin(at)" found
     its note by \\sin)."""
     assert parse_note("m.md", source).body == body
+
+
+@pytest.mark.parametrize(
+    ("source", "body"),
+    [
+        (b"> [!info]+ Recent\n> ```dataview\n> LIST FROM #project\n> ```\n> Quoted words.\n", "Recent\nQuoted words."),
+        # a query opened in a quote and never closed ends with the quote: the text after stays
+        (b"> ```dataview\n> LIST FROM #x\n\nOutside words.\n", "Outside words."),
+        (b"> ```python\n> print(1)\n> ```\n", "print(1)"),  # other code in a quote stays
+    ],
+)
+def test_a_plugins_block_in_a_callout_is_not_text(source: bytes, body: str) -> None:
+    """Dashboards keep their Dataview queries in callouts, each line after a ``>``."""
+    assert parse_note("d.md", source).body == body
