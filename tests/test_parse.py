@@ -776,7 +776,8 @@ def test_yaml_alias_bomb_is_bounded() -> None:
     t0 = time.perf_counter()
     note = parse_note("bomb.md", "\n".join(lines).encode())
     assert time.perf_counter() - t0 < 5  # bounded work, not a hang
-    assert note.title == "Heading" and note.body == "body"  # a list is no title
+    # a list is no title; the words of a list of text are text, each once; lists of lists are not read
+    assert note.title == "Heading" and note.body == "body\nlol"
 
 
 def test_nul_padding_after_the_text_is_dropped() -> None:
@@ -1357,3 +1358,23 @@ def test_latex_commands_are_not_words(source: bytes, body: str) -> None:
 def test_a_plugins_block_in_a_callout_is_not_text(source: bytes, body: str) -> None:
     """Dashboards keep their Dataview queries in callouts, each line after a ``>``."""
     assert parse_note("d.md", source).body == body
+
+
+def test_other_front_matter_properties_are_text() -> None:
+    """A recipe collection kept each recipe's ingredients and steps in front matter only (199
+    of 203 notes had no other text): the values of the other properties are the note's text. An
+    app's data is not: dates, IDs, a mapping of settings, web addresses, layout keys."""
+    note = parse_note(
+        "recipes/chuck-wagon-beans.md",
+        b'---\ntitle: "Chuck Wagon Baked Beans"\ndate: "2025-08-21T10:44:26"\nyield: "4 servings"\n'
+        b'ingredients:\n  - "1/2 cup molasses"\n  - "6 slices bacon, chopped"\nsteps:\n  - "Bake uncovered at 350."\n'
+        b"nutrition:\n  calories: 211.3\nsource: https://example.com/beans\nauthor: \"[[Jane Doe]]\"\n"
+        b"originSessionId: 6edeb609-0aad-4457-8d76-2accad2dd249\nrating: 4\ndraft: false\nlayout: recipe\n---\n"
+        b"{{< ingredients >}}\n",
+    )
+    assert note.body == "4 servings\n1/2 cup molasses\n6 slices bacon, chopped\nBake uncovered at 350.\nJane Doe"
+
+
+def test_dendron_desc_is_the_description() -> None:
+    assert parse_note("n.md", b"---\nid: 4tw5bcdrkgqaqg8q99ypszo\ntitle: Snowflake\ndesc: Time travel queries\n---\nx\n").desc == (
+        "Time travel queries")
