@@ -368,7 +368,19 @@ _PLUGIN_FENCE: Final = re.compile(
 #: An Obsidian callout's type marker after a quote's ``>`` (``> [!NOTE]- Sources``,
 #: https://help.obsidian.md/Editing+and+formatting/Callouts): how it is drawn, not its words;
 #: its title after it stays.
-_CALLOUT: Final = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+\][+-]?[ \t]*")
+_CALLOUT: Final = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+(?:\|[^\]\n]*)?\][+-]?[ \t]*")
+#: Dataview's inline queries (`` `= this.file.mtime` ``, `` `$= dv.current()` ``): worked out when
+#: the note is viewed, no words of it (1,189 notes of a public vault held ``dv``, ``customjs``).
+_INLINE_QUERY: Final = re.compile(r"`\$?=[^`\n]*`")
+#: An inline field's key at the start of a line (``id:: 6466f3a2-...``, ``- **Source**:: x``):
+#: a field whose value is an ID (Logseq's block IDs, one per block another block refers to) is
+#: no text; other fields stay text, key and value, to be searched.
+_FIELD_KEY: Final = re.compile(r"^([ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+|\d+[.)][ \t]+)?)(?:\*\*|__)?[^\s:*_\[\]()`][^:*_\[\]()`\n]{0,60}?(?:\*\*|__)?::(?=[ \t]|$)[ \t]*")
+#: A heading that is nothing but a number block ID, as Readwise writes above each highlight.
+_NUMBER_ID_HEADING: Final = re.compile(r" {0,3}#{1,6}[ \t]+\^[0-9]{3,}[ \t]*")
+#: A setting line at the start of an Admonition plugin's block (```` ```ad-note ````):
+#: ``title: ...``, ``collapse: open``, ``icon: ...``, ``color: ...``; the title is text.
+_ADMONITION_SETTING: Final = re.compile(r"[ \t]*(title|collapse|icon|color)[ \t]*:[ \t]*(.*)", re.IGNORECASE)
 #: The ``>`` marks of a quote's line (one space after the last is the quote's): a fence inside a
 #: quote or callout is read from the text after them (a Dataview query in a dashboard's callout).
 _QUOTE_MARKS: Final = re.compile(r"^(?:[ \t]*>)+ ?")
@@ -387,7 +399,12 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     - block IDs (:data:`_BLOCK_ID`: ``^a1b2c3``);
     - a fenced block of a plugin's query or settings (:data:`PLUGIN_FENCES`: ```` ```dataview ````),
       fence lines included, in a quote or callout too (where it ends with the quote);
-    - a callout's type marker (``> [!NOTE]``; its title stays);
+    - a callout's type marker (``> [!NOTE]``, ``> [!infobox|noicon]``; its title stays);
+    - Dataview's inline queries (:data:`_INLINE_QUERY`) and a field whose value is an ID
+      (Logseq's ``id:: 6466f3a2-...``: :data:`_FIELD_KEY`);
+    - a heading that is nothing but a number block ID (Readwise's ``##### ^242134827``);
+    - an Admonition plugin's block (```` ```ad-note ````) is read as Markdown, not code: its
+      fences and settings are dropped, its ``title:`` kept;
     - in an Excalidraw drawing (``drawing``: front matter ``excalidraw-plugin``), the plugin's
       notice to switch to its view, the headings of its sections ("Text Elements") and its
       lists of element links and embedded files. The drawing's text elements stay: they are
@@ -397,7 +414,11 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     :returns: the text to index; linear in its length
     """
     plugin = _PLUGIN_FENCE.search(text) is not None
-    if "%%" not in text and "^" not in text and "[!" not in text and not drawing and not plugin:
+    admonitions = "ad-" in text
+    if (
+        "%%" not in text and "^" not in text and "[!" not in text and "::" not in text and "`=" not in text
+        and "`$=" not in text and not drawing and not plugin and not admonitions
+    ):
         return text
     lines = text.split("\n")
     out: list[str] = []
@@ -405,13 +426,31 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     quoted = False  # that code block is inside a quote or callout (and ends with it)
     hidden = False  # that code block is a plugin's query or settings
     listing = False  # in a drawing's list of links or embedded files
+    admonition = ""  # the fence of an Admonition plugin's block the line is in, if any
+    settings = False  # the line may be one of that block's settings (they come first)
     i = 0
     while i < len(lines):
         line = lines[i]
+        if admonition and not fence:
+            if fence_after(line, admonition)[0] == "":
+                admonition = ""  # its closing fence
+                i += 1
+                continue
+            setting = _ADMONITION_SETTING.match(line) if settings else None
+            if setting:
+                if setting.group(1).lower() == "title" and setting.group(2).strip():
+                    out.append(setting.group(2).strip())
+                i += 1
+                continue
+            settings = False
         inner = _QUOTE_MARKS.sub("", line, count=1) if line.lstrip().startswith(">") else None
         if fence and quoted and inner is None:
             fence = ""  # a fence opened in a quote closes where the quote ends
         was, (fence, info) = fence, fence_after(line if inner is None else inner, fence)
+        if not was and info is not None and admonitions and inner is None and info.lower().startswith("ad-"):
+            admonition, fence, settings = fence, "", True  # read as Markdown, without its fences
+            i += 1
+            continue
         if was or info is not None:
             if info is not None:
                 hidden = plugin and info.lower() in PLUGIN_FENCES
@@ -422,6 +461,15 @@ def without_app_data(text: str, drawing: bool = False) -> str:
             continue
         if "[!" in line:
             line = _CALLOUT.sub(r"\1", line)
+        if "`=" in line or "`$=" in line:
+            line = _INLINE_QUERY.sub("", line)
+        if "::" in line:
+            field = _FIELD_KEY.match(line)
+            if field and _ID_LIKE.fullmatch(line[field.end():].strip()):
+                line = field.group(1)  # a field whose value is an ID: Logseq's "id:: 6466f3a2-..."
+        if _NUMBER_ID_HEADING.fullmatch(line):
+            i += 1
+            continue  # a highlight's ID as a heading of its own (Readwise: "##### ^242134827")
         if line.startswith("%%") and "%%" not in line[2:]:
             end, data = i + 1, False
             while end < len(lines) and "%%" not in lines[end]:
