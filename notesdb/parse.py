@@ -27,7 +27,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any, Final
+from typing import Any, Callable, Final
 
 import yaml
 from markdown_it import MarkdownIt
@@ -325,6 +325,29 @@ def _parse(path: str, data: bytes) -> Note:
 #: most three spaces; a backtick fence's info string holds no backtick, so "```x``` words" is
 #: inline code, not a fence).
 _FENCE_LINE: Final = re.compile(r" {0,3}(?:(`{3,}+)(?!.*`)|(~{3,}+))")  # possessive: a run is not re-read shorter
+
+
+def outside_code(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to each run of its lines outside fenced code (the runs
+    joined by ``\n``, as they stand); fenced code, fence lines included, is left as it is.
+    Linear in the text's length, plus ``change``'s cost."""
+    if "```" not in text and "~~~" not in text:
+        return change(text)
+    out: list[str] = []
+    prose: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        was, (fence, info) = fence, fence_after(line, fence)
+        if was or info is not None:
+            if prose:
+                out.append(change("\n".join(prose)))
+                prose = []
+            out.append(line)
+            continue
+        prose.append(line)
+    if prose:
+        out.append(change("\n".join(prose)))
+    return "\n".join(out)
 
 
 def fence_after(line: str, fence: str) -> tuple[str, str | None]:
@@ -636,23 +659,7 @@ def without_math_commands(text: str) -> str:
     """
     if "\\" not in text:
         return text
-    if "```" not in text and "~~~" not in text:
-        return _without_commands(text)
-    out: list[str] = []
-    prose: list[str] = []
-    fence = ""
-    for line in text.split("\n"):
-        was, (fence, info) = fence, fence_after(line, fence)
-        if was or info is not None:
-            if prose:
-                out.append(_without_commands("\n".join(prose)))
-                prose = []
-            out.append(line)
-            continue
-        prose.append(line)
-    if prose:
-        out.append(_without_commands("\n".join(prose)))
-    return "\n".join(out)
+    return outside_code(text, _without_commands)
 
 
 def _without_commands(text: str) -> str:
@@ -1009,23 +1016,7 @@ def without_site_tags(text: str, liquid: bool = True) -> str:
     openings = _TAG_OPENINGS if liquid else _TAG_OPENINGS[:2]
     if not any(o in text for o in openings):
         return text
-    if "```" not in text and "~~~" not in text:
-        return _without_tags(text, openings)
-    out: list[str] = []
-    prose: list[str] = []
-    fence = ""
-    for line in text.split("\n"):
-        was, (fence, info) = fence, fence_after(line, fence)
-        if was or info is not None:
-            if prose:
-                out.append(_without_tags("\n".join(prose), openings))
-                prose = []
-            out.append(line)
-            continue
-        prose.append(line)
-    if prose:
-        out.append(_without_tags("\n".join(prose), openings))
-    return "\n".join(out)
+    return outside_code(text, lambda prose: _without_tags(prose, openings))
 
 
 #: The openings :func:`without_site_tags` reads, Hugo's first.
