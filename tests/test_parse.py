@@ -1057,6 +1057,23 @@ def test_app_data_in_a_note_is_not_its_text(text: str, body: str) -> None:
     assert parse_note("n.md", text.encode()).body == body
 
 
+#: Pieces of the markup of sites, apps and plugins that the readers take apart.
+MARKUP_PIECES = st.sampled_from([
+    "\n", " ", "x", "word ", "{{<", ">}}", "{{%", "%}}", "{%", "%}", " relref ", '"a b"', "caption=", "](",
+    "```", "```dataview", "```ad-note", "~~~", "> ", "[!NOTE]", "[!a|b]", "`=", "`$=", "`", "::", "id:: 6466f3a2-1b2c",
+    "!!! note", '"T"', "??? tip", '=== "Tab"', "    ", ":::", ":::tip", "{:", "{#id}", "{.c}", "}", "$$", "$",
+    "\\frac", "\\begin{x}", "\\end{x}", "\\(", "\\)", "\\\\(", "##### ^123456", "%%", "^ab", "+++", "{", "[[a]]",
+])
+MARKUP = st.lists(MARKUP_PIECES, max_size=60).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["", "---\ntitle: t\n---\n", "+++\ntitle = 't'\n+++\n", '{"title": "t"}\n']), MARKUP)
+def test_never_raises_on_site_and_app_markup(front: str, text: str) -> None:
+    """Any mix of the markup the readers take apart parses, and the note stays well formed."""
+    assert_well_formed(parse_note("x.md", (front + text).encode()), "x.md")
+
+
 @pytest.mark.parametrize(
     "data",
     [
