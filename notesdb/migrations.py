@@ -598,13 +598,16 @@ def m023_reread_site_notes(db: Database) -> None:
     """Notes are read as a static site or a plugin reads them: TOML and JSON front matter are
     front matter (``notesdb.parse._toml_front_matter``, ``_json_front_matter``), Jekyll's
     ``excerpt`` is a description, a site generator's tags are what the page shows
-    (``notesdb.parse.without_site_tags``), a plugin's query or settings block and a callout's
-    marker are no text (``notesdb.parse.without_app_data``), admonitions read as their title
-    and text (``without_admonition_markers``), a heading's anchor is not its text
-    (``without_attributes``) and an alias that is a page's address is not a name
-    (``url_alias``). What an older sync stored cannot tell such notes apart (a fenced block's
-    info string, an ``excerpt``, an admonition's indent were not kept), so every note is read
-    and parsed again at the next sync, as ``m013_links`` had them read: the hook's sync does it
-    within its deadline, some notes a message, and ``notesdb index`` at once."""
+    (``notesdb.parse.without_site_tags``), a plugin's query or settings block, Dataview's
+    inline queries, a callout's marker and IDs written as text are no text
+    (``notesdb.parse.without_app_data``), admonitions read as their title and text
+    (``without_admonition_markers``), LaTeX math's layout commands are no words
+    (``without_math_commands``), the values of the other front matter properties are text
+    (``property_text``), a heading's anchor is not its text (``without_attributes``) and an
+    alias that is a page's address is not a name (``url_alias``). What an older sync stored
+    cannot tell such notes apart (a fenced block's info string, an ``excerpt``, an admonition's
+    indent, the other properties were not kept), so every note is read and parsed again at the
+    next sync, as ``m013_links`` had them read: the hook's sync does it within its deadline,
+    some notes a message, and ``notesdb index`` at once."""
     _reread(db, "1")  # every note
     db.execute("PRAGMA user_version = 23")
