@@ -248,15 +248,16 @@ def _parse(path: str, data: bytes) -> Note:
     if not text.strip():
         return _empty_note(path, problems + [_P_EMPTY])
 
-    head, kind = _front_matter_end(text)
-    text = text[:head] + without_site_tags(text[head:], liquid=kind == "yaml")
+    head, kind, found = _front_matter_end(text)
+    if "{{" in text or "{%" in text:
+        text = text[:head] + without_site_tags(text[head:], liquid=kind == "yaml")
     links, anchors = read_links(text, path)  # front matter included: Obsidian's properties hold links too
     if kind == "yaml":
         meta, text = _front_matter(text, problems)
     elif kind == "toml":
         meta, text = _toml_front_matter(text, problems)
     elif kind == "json":
-        meta, text = _json_front_matter(text)
+        meta, text = found, text[head:]
     else:
         meta, text = page_properties(text)
     text = without_app_data(text, drawing="excalidraw-plugin" in meta)
@@ -823,12 +824,11 @@ def _front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
 #: publishing switches (Obsidian's, Hugo's, Jekyll's, Dendron's and Claude Code's own keys).
 _NOT_PROPERTY_TEXT: Final = frozenset(
     "title name description summary excerpt desc type aliases alias tags tag metadata "
-    "id uid uuid unique id date created updated modified lastmod publishdate expirydate "
-    "date created date modified created_at updated_at creation date modification date timestamp "
-    "draft weight layout slug permalink url template cssclass cssclasses banner cover image images "
-    "thumbnail icon color publish sticker originsessionid excalidraw-plugin kanban-plugin "
-    "resources params cascade outputs build headless markup translationkey menu sitemap toc "
-    "math katex mathjax comments share version lang".split(" ")
+    "id uid uuid unique date created updated modified lastmod publishdate expirydate creation modification "
+    "created_at updated_at timestamp draft weight layout slug permalink url template cssclass cssclasses "
+    "banner cover image images thumbnail icon color publish sticker originsessionid excalidraw-plugin "
+    "kanban-plugin resources params cascade outputs build headless markup translationkey menu sitemap toc "
+    "math katex mathjax comments share version lang".split()
 ) | {"unique id", "date created", "date modified", "creation date", "modification date"}
 #: A value that is one token holding a digit and at least 8 characters: an ID, a date or a
 #: version ("6edeb609-0aad-...", "202306140730", "2023-06-14T07:30"), no words.
@@ -895,23 +895,24 @@ def _toml_front_matter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
     return _lower_keys(loaded), rest
 
 
-def _front_matter_end(text: str) -> tuple[int, str]:
-    """Where a note's front matter ends and its kind: ``(0, "")`` for none, else the offset of
-    the text after it and ``"yaml"`` (``---``; a ``---`` never closed is a thematic break, but
+def _front_matter_end(text: str) -> tuple[int, str, dict[str, Any]]:
+    """Where a note's front matter ends and its kind: ``(0, "", {})`` for none, else the offset
+    of the text after it, ``"yaml"`` (``---``; a ``---`` never closed is a thematic break, but
     the note is read as YAML's all the same), ``"toml"`` (``+++``, holding a ``key = `` line)
-    or ``"json"`` (a JSON object with a ``title``, ending its line)."""
-    if _FM_OPEN.match(text):
-        opening = _FM_OPEN.match(text)
-        closing = _FM_CLOSE.search(text, opening.end()) if opening else None
-        return (min(closing.end() + 1, len(text)) if closing else 0), "yaml"
+    or ``"json"`` (a JSON object with a ``title``, ending its line), and for JSON the object
+    already read (keys lower-cased; YAML and TOML are loaded after the site's tags are read)."""
+    opening = _FM_OPEN.match(text)
+    if opening:
+        closing = _FM_CLOSE.search(text, opening.end())
+        return (min(closing.end() + 1, len(text)) if closing else 0), "yaml", {}
     toml = _toml_block(text)
     if toml is not None:
-        return min(toml[2], len(text)), "toml"
+        return min(toml[2], len(text)), "toml", {}
     if text[:1] == "{" and text[1:2] != "{":
         meta, rest = _json_front_matter(text)
         if meta:
-            return len(text) - len(rest), "json"
-    return 0, ""
+            return len(text) - len(rest), "json", meta
+    return 0, "", {}
 
 
 def _toml_block(text: str) -> tuple[int, int, int] | None:
