@@ -611,3 +611,17 @@ def m023_reread_site_notes(db: Database) -> None:
     some notes a message, and ``notesdb index`` at once."""
     _reread(db, "1")  # every note
     db.execute("PRAGMA user_version = 23")
+
+
+@migrations()
+def m024_reread_outliner_pages(db: Database) -> None:
+    """An outliner's pages are read as Logseq and Roam show them
+    (``notesdb.parse.without_outliner_markup``, ``notesdb.parse.APP_FIELDS``): their macros
+    (``{{query ...}}``, ``{{embed ...}}``) are no placeholders, so a short page holding one is a
+    note, not a template left out of the search; an empty block is not the heading underline of
+    the block above it; the fields Logseq keeps for itself (``collapsed:: true``) and a task's
+    ``:LOGBOOK:`` are no words. A heading read from an empty block leaves no trace in what an
+    older sync stored, so every note is read and parsed again at the next sync, as
+    ``m023_reread_site_notes`` had them read."""
+    _reread(db, "1")  # every note
+    db.execute("PRAGMA user_version = 24")

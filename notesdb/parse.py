@@ -263,6 +263,7 @@ def _parse(path: str, data: bytes) -> Note:
     text = without_app_data(text, drawing="excalidraw-plugin" in meta)
     text = without_admonition_markers(text)
     text = without_math_commands(text)
+    text = without_outliner_markup(text)
     template = _is_template(text)
 
     title = _first_text(meta, "title", "name")
@@ -400,6 +401,27 @@ _INLINE_QUERY: Final = re.compile(r"`\$?=[^`\n]*`")
 #: a field whose value is an ID (Logseq's block IDs, one per block another block refers to) is
 #: no text; other fields stay text, key and value, to be searched.
 _FIELD_KEY: Final = re.compile(r"^([ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+|\d+[.)][ \t]+)?)(?:\*\*|__)?[^\s:*_\[\]()`][^:*_\[\]()`\n]{0,60}?(?:\*\*|__)?::(?=[ \t]|$)[ \t]*")
+#: The keys of the fields an outliner keeps for itself (lower case): Logseq's hidden built-in
+#: properties (``hidden-built-in-properties`` and the flashcards' ``card-*`` properties in
+#: Logseq's graph parser, ``deps/graph-parser/src/logseq/graph_parser/property.cljs``: a block's
+#: collapsed state, colour and heading level, a PDF highlight's page, colour and stamp, a
+#: query's table settings, a flashcard's review schedule) and its editable settings that are no
+#: words (``public``, ``filters``, ``icon``, ``exclude-from-graph-view``,
+#: ``template-including-parent``). A field of these keys is dropped, key and value: five public
+#: graphs (3,999 pages) held "collapsed:: true" in 2,267 blocks, "hl-page::" in 2,183 and
+#: "card-ease-factor::" in 872.
+#: ``id::`` is dropped by its value (:data:`_ID_LIKE`), as any field holding an ID.
+APP_FIELDS: Final = frozenset(
+    "custom-id background-color background_color heading collapsed created-at updated-at "
+    "last-modified-at created_at last_modified_at query-table query-properties query-sort-by "
+    "query-sort-desc ls-type hl-type hl-page hl-stamp hl-color logseq.macro-name "
+    "logseq.macro-arguments logseq.order-list-type logseq.tldraw.page logseq.tldraw.shape "
+    "card-last-interval card-repeats card-last-reviewed card-next-schedule card-ease-factor "
+    "card-last-score public filters icon exclude-from-graph-view template-including-parent".split()
+)
+#: A Logseq drawer's first line (``:LOGBOOK:``, the clock entries of a task, to ``:END:``).
+_DRAWER_START: Final = re.compile(r"[ \t]*:LOGBOOK:[ \t]*")
+_DRAWER_END: Final = re.compile(r"[ \t]*:END:[ \t]*")
 #: A heading that is nothing but a number block ID, as Readwise writes above each highlight.
 _NUMBER_ID_HEADING: Final = re.compile(r" {0,3}#{1,6}[ \t]+\^[0-9]{3,}[ \t]*")
 #: A setting line at the start of an Admonition plugin's block (```` ```ad-note ````):
@@ -424,8 +446,10 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     - a fenced block of a plugin's query or settings (:data:`PLUGIN_FENCES`: ```` ```dataview ````),
       fence lines included, in a quote or callout too (where it ends with the quote);
     - a callout's type marker (``> [!NOTE]``, ``> [!infobox|noicon]``; its title stays);
-    - Dataview's inline queries (:data:`_INLINE_QUERY`) and a field whose value is an ID
-      (Logseq's ``id:: 6466f3a2-...``: :data:`_FIELD_KEY`);
+    - Dataview's inline queries (:data:`_INLINE_QUERY`), a field whose value is an ID
+      (Logseq's ``id:: 6466f3a2-...``: :data:`_FIELD_KEY`) and a field an outliner keeps for
+      itself (:data:`APP_FIELDS`: ``collapsed:: true``, ``hl-page:: 3``);
+    - a Logseq ``:LOGBOOK:`` drawer to its ``:END:`` (a task's clock entries);
     - a heading that is nothing but a number block ID (Readwise's ``##### ^242134827``);
     - an Admonition plugin's block (```` ```ad-note ````) is read as Markdown, not code: its
       fences and settings are dropped, its ``title:`` kept;
@@ -441,7 +465,7 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     admonitions = "ad-" in text
     if (
         "%%" not in text and "^" not in text and "[!" not in text and "::" not in text and "`=" not in text
-        and "`$=" not in text and not drawing and not plugin and not admonitions
+        and "`$=" not in text and not drawing and not plugin and not admonitions and ":LOGBOOK:" not in text
     ):
         return text
     lines = text.split("\n")
@@ -452,6 +476,7 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     listing = False  # in a drawing's list of links or embedded files
     admonition = ""  # the fence of an Admonition plugin's block the line is in, if any
     settings = False  # the line may be one of that block's settings (they come first)
+    drawer_end = 0  # the line of the next ``:END:`` found so far (0: not looked for; -1: none left)
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -489,8 +514,17 @@ def without_app_data(text: str, drawing: bool = False) -> str:
             line = _INLINE_QUERY.sub("", line)
         if "::" in line:
             field = _FIELD_KEY.match(line)
-            if field and _ID_LIKE.fullmatch(line[field.end():].strip()):
-                line = field.group(1)  # a field whose value is an ID: Logseq's "id:: 6466f3a2-..."
+            if field and (
+                _ID_LIKE.fullmatch(line[field.end():].strip())
+                or line[field.end(1):field.end()].rstrip(" \t:*_").lower() in APP_FIELDS
+            ):
+                line = field.group(1)  # an ID ("id:: 6466f3a2-...") or the app's ("collapsed:: true")
+        if ":LOGBOOK:" in line and _DRAWER_START.fullmatch(line):
+            if 0 <= drawer_end <= i:
+                drawer_end = next((j for j in range(i + 1, len(lines)) if _DRAWER_END.fullmatch(lines[j])), -1)
+            if drawer_end > i:
+                i = drawer_end + 1
+                continue
         if _NUMBER_ID_HEADING.fullmatch(line):
             i += 1
             continue  # a highlight's ID as a heading of its own (Readwise: "##### ^242134827")
@@ -704,11 +738,51 @@ def _layout_gone(m: re.Match[str]) -> str:
 
 
 def _is_template(text: str) -> bool:
-    """True for a note of placeholders and field names (see ``MAX_TEMPLATE_WORDS``)."""
+    """True for a note of placeholders and field names (see ``MAX_TEMPLATE_WORDS``). Only a
+    placeholder in the note's prose counts: one in fenced or inline code is shown, not filled in
+    (a cheat sheet's `` `tar cf {{target.tar}} {{file1 file2}}` ``: 2,455 of the 7,220 pages of
+    a command-line cheat-sheet collection were left out as templates), and an outliner's macro
+    (:func:`macro_call`: ``{{query ...}}``) is no placeholder."""
     if "{{" not in text and "<%" not in text:
         return False
-    rest, n = _PLACEHOLDER.subn(" ", text)
-    return n > 0 and len(_WORD.findall(rest)) < MAX_TEMPLATE_WORDS
+    found = 0
+
+    def placeholder(m: re.Match[str]) -> str:
+        nonlocal found
+        if m.group().startswith("{{") and (not m.group()[2:-2].strip() or macro_call(m.group()[2:-2]) is not None):
+            return m.group()  # a macro, or empty braces: nothing to fill in
+        found += 1
+        return " "
+
+    outside_code(text, lambda prose: _PLACEHOLDER.sub(placeholder, without_code_spans(prose)))
+    if not found:
+        return False
+    return len(_WORD.findall(_PLACEHOLDER.sub(" ", text))) < MAX_TEMPLATE_WORDS
+
+
+def without_code_spans(text: str) -> str:
+    """``text`` with each inline code span (a run of backticks to the next run of the same
+    length on its line; CommonMark's spans, read line by line) made a space. A run that no run
+    closes on its line is kept as written. Linear: each run of backticks is read once."""
+    if "`" not in text:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if "`" not in line:
+            out.append(line)
+            continue
+        kept: list[str] = []
+        done = 0
+        opening: re.Match[str] | None = None
+        for run in _BACKTICKS.finditer(line):
+            if opening is None:
+                opening = run
+            elif len(run.group()) == len(opening.group()):
+                kept.append(line[done:opening.start()] + " ")
+                done, opening = run.end(), None
+        kept.append(line[done:])
+        out.append("".join(kept))
+    return "\n".join(out)
 
 
 def _empty_note(path: str, problems: list[str]) -> Note:
@@ -1091,6 +1165,111 @@ def _tag_text(inner: str, *, in_link: bool) -> str:
         v for k, v, quoted in values
         if v.strip() and (k in _TAG_TEXT_KEYS or (k is None and quoted and " " in v.strip()))
     )
+
+
+#: A double-brace span, one level of braces inside (Roam's ``{{[[query]]: {and: [[a]] [[b]]}}}``),
+#: on one line; the possessive group reads each character once from a given opening.
+_DOUBLE_BRACES: Final = re.compile(r"\{\{((?:[^{}\n]|\{[^{}\n]*\})*+)\}\}")
+#: The name a macro opens with (``embed``, ``roam/render``, ``youtube-timestamp``).
+_MACRO_NAME: Final = re.compile(r"[A-Za-z][\w./-]*")
+#: The outliners' own macros, which show a query's results, another page or block, a video or a
+#: widget: no words of the note (Logseq's built-in macros, https://docs.logseq.com/#/page/macros,
+#: and its plugins' ``renderer``; Roam's components, ``{{[[TODO]]}}`` a task's checkbox). A macro
+#: of these names is read as nothing even without arguments (``{{cards}}``, ``{{[[table]]}}``).
+APP_MACROS: Final = frozenset(
+    "query embed cards video youtube youtube-timestamp vimeo bilibili tweet twitter iframe pdf "
+    "renderer function namespace zotero-imported-file zotero-linked-file table kanban word-count "
+    "character-count orphans calc diagram encrypt mentions search attr-table roam/render roam/js "
+    "pomo slider todo done or ∆".split()
+)
+#: An empty block of an outline: an indented ``-`` alone on its line.
+_EMPTY_BLOCK: Final = re.compile(r"^[ \t]+-[ \t]*$", re.MULTILINE)
+_EMPTY_BLOCK_LINE: Final = re.compile(r"[ \t]+-[ \t]*")
+#: A line that is at most a list item's marker.
+_EMPTY_ITEM: Final = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])?[ \t]*")
+#: Macros whose arguments are the note's words as written (Logseq's ``{{cloze hidden answer}}``).
+_TEXT_MACROS: Final = frozenset({"cloze"})
+
+
+def macro_call(inner: str) -> tuple[str, str] | None:
+    """What stands between a ``{{`` and its ``}}`` read as an outliner's macro: ``(name, words)``,
+    the name in lower case and the words a reader sees (a cloze's text, the arguments of a macro
+    of the person's own, "" for one of :data:`APP_MACROS`); None for a template's placeholder.
+
+    A macro is Roam's ``[[name]]`` with or without arguments (``[[TODO]]``, ``[[∆]]:1+2``,
+    ``[[query]]: {and: ...}``), one of :data:`APP_MACROS` or :data:`_TEXT_MACROS` however its
+    arguments follow (``cards``, ``diagram:Board``), or a name then a space and arguments, a colon
+    before the space or not (``embed: ((uid))``, ``poem red, blue``). A placeholder is a name
+    alone (``title``), a name then anything but a space (``date:YYYY-MM-DD``, ``title|upper``) or
+    no name first (Jinja's `` value ``)."""
+    if inner.startswith("[["):
+        close = inner.find("]]")
+        if close < 0:
+            return None
+        name, args, known = inner[2:close].strip().lower(), inner[close + 2:].lstrip(":").strip(), True
+    else:
+        named = _MACRO_NAME.match(inner)
+        if named is None:
+            return None
+        name, rest = named.group().lower(), inner[named.end():]
+        known = name in APP_MACROS or name in _TEXT_MACROS
+        rest = rest[1:] if rest.startswith(":") else rest
+        if rest and not rest[0].isspace() and not known:
+            return None
+        args = rest.strip()
+    if name in APP_MACROS:
+        return name, ""
+    return (name, args) if known or args else None
+
+
+def without_outliner_markup(text: str) -> str:
+    """The text of an outliner's page (Logseq, Roam) as a reader sees it:
+
+    - the outliners' own macros (:data:`APP_MACROS`: ``{{query (and [[kitchen]] (task TODO))}}``,
+      ``{{embed [[Plumbing]]}}``, ``{{video https://...}}``, ``{{renderer :tocgen}}``,
+      ``{{[[TODO]]}}``) are no words, a cloze keeps its text, and a macro of the person's own
+      (``{{poem red, blue}}``, a name then its arguments) keeps its arguments. A template's
+      placeholder (``{{title}}``, ``{{date:YYYY}}``, ``{{ value }}``) is not a macro and stays, so
+      a page of placeholders is still a template (:func:`_is_template`), while a short outline
+      page holding a query or a task is a note: five public Logseq graphs (3,999 pages) had 101
+      pages left out as templates, now 2. A link inside a macro was read before this
+      (:func:`notesdb.links.read_links`); inline code spans stay as written (a page on Logseq
+      quoting `` `{{query (todo now)}}` ``);
+    - an empty block (an indented ``-`` alone on its line, or a bullet left empty by a macro)
+      is dropped: CommonMark reads a lone ``-`` under a line of text as that line's heading
+      underline (``- example:`` over an empty child block was the heading "example:"; 81 pages
+      of those graphs hold one).
+
+    Fenced code stays as written. Linear in the text's length.
+
+    :param text: a note's text after its front matter
+    :returns: the text, unchanged when it holds neither
+    """
+    macros = "{{" in text
+    if not macros and _EMPTY_BLOCK.search(text) is None:
+        return text
+
+    def macro(m: re.Match[str]) -> str:
+        call = macro_call(m.group(1))
+        if call is None or _in_inline_code(m.string, m.start()):
+            return m.group(0)
+        name, args = call
+        return "" if name in APP_MACROS else args
+
+    def read(prose: str) -> str:
+        out: list[str] = []
+        for line in prose.split("\n"):
+            if macros and "{{" in line:
+                read_line = _DOUBLE_BRACES.sub(macro, line)
+                if read_line != line and _EMPTY_ITEM.fullmatch(read_line):
+                    continue
+                line = read_line
+            elif _EMPTY_BLOCK_LINE.fullmatch(line):
+                continue
+            out.append(line)
+        return "\n".join(out)
+
+    return outside_code(text, read)
 
 
 def url_alias(alias: str) -> bool:

@@ -228,7 +228,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 23
+    assert user_version(conn) == store.SCHEMA_VERSION == 24
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
@@ -454,6 +454,36 @@ def test_the_upgrade_reads_every_note_again_as_a_site_reads_it(tmp_path: Path) -
         ("dentist.md", "Dentist", "", "Every six months."),
         ("routers.md", "Routers", "Setup", "OpenWrt."),
     ]
+    conn.close()
+
+
+def test_the_upgrade_reads_every_note_again_as_an_outliner_shows_it(tmp_path: Path) -> None:
+    """A database of schema 23 left a short Logseq page holding a query out of the search as a
+    template, read an empty child block as the heading underline of the block above it and kept
+    ``collapsed:: true`` as words: after the upgrade the next sync reads every note again (a
+    heading read from an empty block leaves no trace in what was stored), and the pages read
+    as Logseq shows them."""
+    vault, db_path, conn = synced(tmp_path, {
+        "pages/Kitchen.md": "- Kitchen renovation budget\n  - {{query (and [[kitchen]] (task TODO))}}\n",
+        "pages/Boiler.md": "- example:\n  -\n- Vaillant boiler\n  collapsed:: true\n",
+        "pages/Dentist.md": "- Check-up every six months\n",
+    })
+    as_schema(
+        conn, 23,
+        "UPDATE notes SET searchable = 0 WHERE path = 'pages/Kitchen.md'",
+        "UPDATE notes SET headings = 'example:', body = 'Vaillant boiler\ncollapsed:: true' WHERE path = 'pages/Boiler.md'",
+    )
+    marked = [("pages/Boiler.md",), ("pages/Dentist.md",), ("pages/Kitchen.md",)]
+    assert marked_by(db_path, migrations_module.m024_reread_outliner_pages) == marked
+    conn = open_db(db_path)
+    assert user_version(conn) == 24
+    assert sorted(sync(conn, vault).modified) == [p for (p,) in marked]
+    assert conn.execute("SELECT path, headings, body, searchable FROM notes ORDER BY path").fetchall() == [
+        ("pages/Boiler.md", "", "example:\nVaillant boiler", 1),
+        ("pages/Dentist.md", "", "Check-up every six months", 1),
+        ("pages/Kitchen.md", "", "Kitchen renovation budget", 1),
+    ]
+    assert conn.execute("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH 'kitchen'").fetchone() == (1,)
     conn.close()
 
 

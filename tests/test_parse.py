@@ -1063,6 +1063,8 @@ MARKUP_PIECES = st.sampled_from([
     "```", "```dataview", "```ad-note", "~~~", "> ", "[!NOTE]", "[!a|b]", "`=", "`$=", "`", "::", "id:: 6466f3a2-1b2c",
     "!!! note", '"T"', "??? tip", '=== "Tab"', "    ", ":::", ":::tip", "{:", "{#id}", "{.c}", "}", "$$", "$",
     "\\frac", "\\begin{x}", "\\end{x}", "\\(", "\\)", "\\\\(", "##### ^123456", "%%", "^ab", "+++", "{", "[[a]]",
+    "{{", "}}", "{{embed ", "{{[[TODO]]}}", "{{cloze ", "((uid))", "- ", "\t-\n", "collapsed:: true", ":LOGBOOK:", ":END:",
+    "{{title}}", "<%", "%>",
 ])
 MARKUP = st.lists(MARKUP_PIECES, max_size=60).map("".join)
 
@@ -1328,6 +1330,10 @@ def test_an_alias_that_is_a_path_but_no_page_is_a_name() -> None:
         b"\\\\(" * 80_000,  # math openings never closed
         b"\\begin{x}" * 20_000,
         b"$\\a " * 60_000,
+        b"{{a " + b"{x}" * 100_000,  # a macro's inner braces never closed
+        b"{{" * 100_000,
+        b"- a\n" + b"  :LOGBOOK:\n" * 60_000,  # drawers never closed
+        b"x {{poem " * 50_000 + b"`" * 3,
     ],
 )
 def test_site_markup_is_read_in_linear_time(tmp_path: Path, data: bytes) -> None:
@@ -1417,3 +1423,72 @@ def test_obsidian_plugins_markup_is_not_text(source: bytes, body: str) -> None:
     ``customjs`` in 1,181 notes), Readwise's highlight IDs as headings (2,039), an Admonition
     block's settings and fences (its text read as code), Logseq's block IDs."""
     assert parse_note("t.md", source).body == body
+
+
+@pytest.mark.parametrize(
+    ("source", "headings", "body"),
+    [
+        # a short outline page with a query is a note, not a template; the query is no words
+        (b"- Kitchen renovation\n  - {{query (and [[kitchen]] (task TODO))}}\n  - budget 4000 eur\n",
+         "", "Kitchen renovation\nbudget 4000 eur"),
+        # Roam's task checkbox and an embed
+        (b"- {{[[TODO]]}} Call the plumber about the boiler leak\n- {{embed: ((6466f3a2))}}\n",
+         "", "Call the plumber about the boiler leak"),
+        (b"- Vaillant boiler\n- {{embed [[Plumbing]]}}\n- {{video https://youtu.be/abc}}\n- {{cards}}\n",
+         "", "Vaillant boiler"),
+        # a cloze keeps its text; a macro of the person's own keeps its arguments
+        (b"- {{cloze Paris}} is the capital of France\n- {{poem red, blue}}\n", "", "Paris is the capital of France\nred, blue"),
+        # quoted in code, a macro stays as written (and is no placeholder)
+        (b"Use `{{query (todo now)}}` to list tasks\n", "", "Use {{query (todo now)}} to list tasks"),
+        (b"```\n{{embed x}}\n```\n", "", "{{embed x}}"),
+        # an empty child block is not the heading underline of the block above it
+        (b"- example:\n  -\n- next\n", "", "example:\nnext"),
+        (b"- parent\n\t-\n", "", "parent"),
+        (b"Intro text\n- {{embed [[x]]}}\n", "", "Intro text"),
+        # the fields an outliner keeps for itself, and a task's clock, are no words; others stay
+        (b"- a\n  collapsed:: true\n  hl-page:: 3\n  card-ease-factor:: 2.5\n  status:: done\n"
+         b"  :LOGBOOK:\n  CLOCK: [2022-11-28 Mon 00:03:58]\n  :END:\n- b\n", "", "a\nstatus:: done\nb"),
+        (b"public:: true\n\n- Object detection with YOLO\n", "", "Object detection with YOLO"),
+        # a drawer never closed is text
+        (b"- a\n  :LOGBOOK:\n  CLOCK: x\n", "", "a\n:LOGBOOK:\nCLOCK: x"),
+    ],
+)
+def test_outliner_markup_is_read_as_the_page_shows_it(source: bytes, headings: str, body: str) -> None:
+    """Logseq's and Roam's macros, empty blocks, hidden fields and drawers: five public Logseq
+    graphs had 101 of 3,999 pages left out as templates (a ``{{query}}`` or ``{{embed}}`` has a
+    placeholder's shape) and held "collapsed:: true" in 2,267 blocks."""
+    note = parse_note("pages/p.md", source)
+    assert (note.template, note.headings, note.body) == (False, headings, body)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"# {{title}}\nCreated: {{date}}\n## Notes\n",
+        b"---\ntags: book\n---\nAuthor: {{VALUE:author}}\nRead: {{date:YYYY-MM-DD}}\n",
+        b"# {{ title }}\n- {{embed [[Daily]]}}\n",  # a placeholder beside a macro: still a template
+        b"<% tp.file.title %>\n- {{query (todo now)}}\n",
+    ],
+)
+def test_a_template_with_outliner_macros_is_still_a_template(source: bytes) -> None:
+    assert parse_note("Templates/t.md", source).template is True
+
+
+@pytest.mark.parametrize(
+    ("source", "body"),
+    [
+        # a cheat sheet's commands: placeholders in inline code are shown, not filled in (2,455 of
+        # 7,220 pages of a command-line cheat-sheet collection were left out as templates)
+        (b"# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file1 file2}}`\n",
+         "Archiving utility.\nCreate an archive:\ntar cf {{target.tar}} {{file1 file2}}"),
+        # a dbt model's Jinja in fenced code
+        (b"Tags: [[Data]]\n\nWe can tag dbt models:\n```sql\n{{ config(tags=['a']) }}\nselect 1\n```\n",
+         "Tags: Data\nWe can tag dbt models:\n{{ config(tags=['a']) }}\nselect 1"),
+        # Roam's counter and a component with its argument after a colon; empty braces
+        (b"- wrote 300 words today {{[[\xe2\x88\x86]]:1+2}}\n- {{diagram:Board}}\n- {{}}\n",
+         "wrote 300 words today\n{{}}"),
+    ],
+)
+def test_placeholders_shown_in_code_do_not_make_a_template(source: bytes, body: str) -> None:
+    note = parse_note("tldr/tar.md", source)
+    assert (note.template, note.body) == (False, body)
