@@ -622,7 +622,8 @@ def _english_rare(conn: sqlite3.Connection, words: set[str]) -> dict[str, float]
 def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = None) -> list[Alternative]:
     """Longer vocabulary words that start with a token of 3 or more characters ("merc" -> "mercedes");
     when none does, those that start its singular, for a token of 4 or more ending in one s
-    ("mercs" -> "mercedes", "sigs" -> "signatures").
+    ("mercs" -> "mercedes", "sigs" -> "signatures"), unless that singular is a number: "404s"
+    is the errors, not a number that starts with 404 ("4047"), and numbers are never expanded.
 
     :param settings: ``prefix_weight`` is the weight of each expansion; defaults when None
 
@@ -631,7 +632,8 @@ def expand(conn: sqlite3.Connection, token: str, settings: Settings | None = Non
     if len(token) < 3:
         return []
     # the token, then the singular of a plural short form ("sigs" for signatures)
-    prefixes = [token, token[:-1]] if len(token) >= 4 and token.endswith("s") and not token.endswith("ss") else [token]
+    plural = len(token) >= 4 and token.endswith("s") and not token.endswith("ss") and not token[:-1].isdigit()
+    prefixes = [token, token[:-1]] if plural else [token]
     rows: list[tuple[str, int]] = []
     for prefix in prefixes:
         rows = conn.execute(

@@ -297,6 +297,21 @@ def test_the_plural_of_a_short_form_is_expanded_like_it(small: sqlite3.Connectio
     assert expand(small, "mes") == []  # the singular of a three-letter word is too short to start words
 
 
+def test_the_plural_of_a_number_is_not_expanded(tmp_path: Path) -> None:
+    """"the link still 404s" read "404s" as the plural of 404 and expanded it into the numbers
+    the notes hold that start with 404 (4047, 4048, 4049: VLAN IDs), which made the message look
+    bigger than it is and kept its note silent. A number is never expanded, nor is it when
+    written as a plural; a plural short form still is ("sigs")."""
+    conn = index_of(tmp_path, {
+        "vlans.md": "# VLANs\n\nGuest 4047, staff 4048, cameras 4049.\n",
+        "keys.md": "# Signatures\n\nRegenerate the signatures each release.\n",
+    })
+    assert expand(conn, "404s") == []
+    assert [a.word for a in expand(conn, "sigs")] == ["signatures"]
+    assert [a.word for a in expand(conn, "404")] == ["4047", "4048", "4049"]  # expand() itself; build_query never asks for a number
+    assert alternatives(conn, "the link still 404s") == []
+
+
 def test_a_word_written_as_code_is_neither_expanded_nor_corrected(small: sqlite3.Connection) -> None:
     """A name the message writes as code is spelt as the code spells it: ``merc()``,
     ``__merc__``, ``merc.run`` or `` `sheild` `` are not "mercedes" or "shield"; typed as
