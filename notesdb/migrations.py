@@ -620,7 +620,8 @@ def m024_reread_outliner_pages(db: Database) -> None:
     (``{{query ...}}``, ``{{embed ...}}``) are no placeholders, so a short page holding one is a
     note, not a template left out of the search; an empty block is not the heading underline of
     the block above it; the fields Logseq keeps for itself (``collapsed:: true``) and a task's
-    ``:LOGBOOK:`` are no words. A heading read from an empty block leaves no trace in what an
+    ``:LOGBOOK:`` are no words; a placeholder shown in code does not make a template; an item
+    of Joplin's sync folder is read as its note (``notesdb.parse.joplin_item``). A heading read from an empty block leaves no trace in what an
     older sync stored, so every note is read and parsed again at the next sync, as
     ``m023_reread_site_notes`` had them read."""
     _reread(db, "1")  # every note

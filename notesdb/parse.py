@@ -248,6 +248,13 @@ def _parse(path: str, data: bytes) -> Note:
     if not text.strip():
         return _empty_note(path, problems + [_P_EMPTY])
 
+    joplin = joplin_item(text)
+    joplin_title = ""
+    if joplin is not None:
+        item_type, joplin_title, text = joplin
+        if item_type != JOPLIN_NOTE:
+            return _empty_note(path, problems)  # a notebook, tag, attachment or revision: no note
+
     head, kind, found = _front_matter_end(text)
     if "{{" in text or "{%" in text:
         text = text[:head] + without_site_tags(text[head:], liquid=kind == "yaml")
@@ -266,7 +273,7 @@ def _parse(path: str, data: bytes) -> Note:
     text = without_outliner_markup(text)
     template = _is_template(text)
 
-    title = _first_text(meta, "title", "name")
+    title = _first_text(meta, "title", "name") or joplin_title
     desc = _first_text(meta, "description", "summary", "excerpt", "desc")
     note_type = _first_text(meta, "type")
     if not note_type:
@@ -735,6 +742,46 @@ def _layout_gone(m: re.Match[str]) -> str:
     """A math command as :func:`without_math_commands` keeps it: a space for an environment's
     begin or end or a command of :data:`MATH_LAYOUT`, else as written."""
     return " " if m.group(1) is None or m.group(1) in MATH_LAYOUT else m.group(0)
+
+
+#: The last line of an item of Joplin's sync folder (its type: 1 a note, 2 a notebook, 4 an
+#: attachment, 5 a tag, 6 a note's tag, 13 a revision, ...).
+_JOPLIN_TYPE: Final = re.compile(r"\ntype_: ?(\d+)[ \t]*\n*\Z")
+#: A property line of a Joplin item (``parent_id: 0f1e...``, ``author: ``).
+_JOPLIN_FIELD: Final = re.compile(r"[a-z_]+:(?: .*)?")
+_JOPLIN_ID: Final = re.compile(r"id: [0-9a-f]{32}")
+#: Joplin's type of a note (``type_: 1``).
+JOPLIN_NOTE: Final = 1
+
+
+def joplin_item(text: str) -> tuple[int, str, str] | None:
+    """Read an item as Joplin's sync folder keeps it (Joplin's "File system" sync target and its
+    raw export: one ``<32 hex digits>.md`` file an item; ``BaseItem.serialize`` in Joplin's
+    source): the title on the first line, a blank line, the body, a blank line, then one
+    ``key: value`` line a property (``id``, ``parent_id``, ``created_time``, ``latitude``,
+    ``source_application``, ...) ending with ``type_: N``. Its properties are the app's, no
+    words of the note, and its file name is an ID.
+
+    :param text: the file's text, ``\n`` line ends
+    :returns: ``(type, title, body)`` for such an item (the body without the properties; type
+        :data:`JOPLIN_NOTE` for a note, another number for a notebook, tag, attachment or
+        revision, and an encrypted note counts as none: 0), else None. Only the last 64
+        characters are read for a file that is not one.
+    """
+    if "type_:" not in text[-64:] or _JOPLIN_TYPE.search(text, max(0, len(text) - 64)) is None:
+        return None
+    lines = text.rstrip("\n").split("\n")
+    start = len(lines)
+    while start > 0 and _JOPLIN_FIELD.fullmatch(lines[start - 1]):
+        start -= 1
+    fields = lines[start:]
+    if start < 2 or lines[start - 1].strip() or not any(_JOPLIN_ID.fullmatch(f) for f in fields):
+        return None
+    item_type = int(fields[-1].split(":", 1)[1])
+    if "encryption_applied: 1" in fields:
+        item_type = 0
+    head = lines[: start - 1]
+    return item_type, head[0].strip(), "\n".join(head[2:] if len(head) > 1 and not head[1].strip() else head[1:])
 
 
 def _is_template(text: str) -> bool:

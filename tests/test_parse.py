@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notesdb.parse import MARKDOWN_MAX_CHARS, MARKDOWN_MAX_LINES, MAX_NOTE_BYTES, Note, parse_note
+from notesdb.parse import MARKDOWN_MAX_CHARS, MARKDOWN_MAX_LINES, MAX_NOTE_BYTES, Note, joplin_item, parse_note
 from notesdb.vocab import name_words
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -1334,6 +1334,7 @@ def test_an_alias_that_is_a_path_but_no_page_is_a_name() -> None:
         b"{{" * 100_000,
         b"- a\n" + b"  :LOGBOOK:\n" * 60_000,  # drawers never closed
         b"x {{poem " * 50_000 + b"`" * 3,
+        b"t\n\n" + b"a: b\n" * 60_000 + b"type_: 1",  # properties without an ID
     ],
 )
 def test_site_markup_is_read_in_linear_time(tmp_path: Path, data: bytes) -> None:
@@ -1492,3 +1493,21 @@ def test_a_template_with_outliner_macros_is_still_a_template(source: bytes) -> N
 def test_placeholders_shown_in_code_do_not_make_a_template(source: bytes, body: str) -> None:
     note = parse_note("tldr/tar.md", source)
     assert (note.template, note.body) == (False, body)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # a note: title, body, properties
+        ("Boiler\n\nServiced in March.\n\nstatus: done\n\nid: 0f1e2d3c4b5a69788796a5b4c3d2e1f0\nauthor: \ntype_: 1",
+         (1, "Boiler", "Serviced in March.\n\nstatus: done")),  # the body's own "key: value" line stays
+        ("Work\n\nid: 0f1e2d3c4b5a69788796a5b4c3d2e1f0\nicon: \ntype_: 2\n", (2, "Work", "")),  # a notebook
+        ("\n\nid: 0f1e2d3c4b5a69788796a5b4c3d2e1f0\nencryption_applied: 1\ntype_: 1", (0, "", "")),  # encrypted
+        # not Joplin's: no ID among the properties, no blank line before them, or no type last
+        ("Setup\n\nsteps: 3\ntype_: 1", None),
+        ("Setup\nid: 0f1e2d3c4b5a69788796a5b4c3d2e1f0\ntype_: 1", None),
+        ("The python type_: annotation is shown below\n", None),
+    ],
+)
+def test_joplin_items(source: str, expected: tuple[int, str, str] | None) -> None:
+    assert joplin_item(source) == expected

@@ -511,6 +511,47 @@ def test_notion_page_ids_are_not_words_of_a_note(tmp_path: Path) -> None:
     assert d.notes == [shed] and d.line.startswith('Notes that may cover this: "Garden shed" (')
 
 
+def joplin_item(title: str, body: str, item_id: str, item_type: int, **fields: str) -> str:
+    """An item as Joplin's sync folder writes it (``BaseItem.serialize``): title, body, then one
+    property a line, ``type_`` last."""
+    props = {"id": item_id, "parent_id": "15fa3f4abe89429b8836cdc5859fe74b", "created_time": "2025-04-22T09:41:33.759Z",
+             "updated_time": "2025-04-23T07:36:17.907Z", "is_conflict": "0", "latitude": "21.02776440",
+             "longitude": "105.83415980", "author": "", "source_url": "", "is_todo": "0",
+             "source": "joplin-desktop", "source_application": "net.cozic.joplin-desktop", "encryption_applied": "0",
+             "markup_language": "1", **fields}
+    lines = "\n".join(f"{k}: {v}" for k, v in props.items())
+    return f"{title}\n\n{body}\n\n{lines}\ntype_: {item_type}" if body else f"{title}\n\n{lines}\ntype_: {item_type}"
+
+
+def test_joplin_s_sync_folder_reads_as_its_notes(tmp_path: Path) -> None:
+    """Joplin's "File system" sync target keeps each note, notebook, tag and attachment as a
+    ``<32 hex digits>.md`` file: title, body, then the app's properties. A note is titled by
+    its first line, its properties are no words of it, and the other items are no notes."""
+    root = tmp_path / "joplin"
+    mail = "b90237a517fb4d57b615778be19db834.md"
+    write(root, {
+        **FILLER,
+        mail: joplin_item("Mail not arriving from some senders",
+                          "## Causes\n\n- The sender has no reverse DNS (PTR) or is on a blacklist.\n- Check with `dig -x IP`.",
+                          mail[:-3], 1),
+        "4d398a4c87c24c4fb0fda00f06c495ba.md": joplin_item("Work", "", "4d398a4c87c24c4fb0fda00f06c495ba", 2, icon=""),
+        "a69e065caf8c42719c7c0b8e7eafc9f9.md": joplin_item("blacklist-checker.png", "", "a69e065caf8c42719c7c0b8e7eafc9f9", 4,
+                                                             mime="image/png", filename="", file_extension="png"),
+        "7e5e0c7202414cd38e2db12e2e92ac91.md": joplin_item("", "", "7e5e0c7202414cd38e2db12e2e92ac91", 1,
+                                                             encryption_applied="1", encryption_cipher_text="JED01..."),
+    })
+    conn = open_db(tmp_path / "t.db")
+    sync(conn, root)
+    rows = conn.execute("SELECT path, title, headings, body FROM notes WHERE searchable AND path NOT LIKE 'misc/%'").fetchall()
+    assert rows == [(mail, "Mail not arriving from some senders", "Causes",
+                     "The sender has no reverse DNS (PTR) or is on a blacklist.\nCheck with dig -x IP.")]
+    for word in ("latitude", "cozic", "joplin", "png", "mime"):
+        assert conn.execute("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?", (word,)).fetchone() == (0,), word
+    d = decide(conn, "mail not arriving from some senders, is it the blacklist?")
+    assert (d.spoken, d.notes) == (True, [mail])
+    assert d.line.startswith('Notes that may cover this: "Mail not arriving from some senders" (')
+
+
 CAMEL = {
     "notes/udemy.kafka.18_LogSegments.md": (
         "---\ntitle: 18_LogSegments\n---\nEach partition is written as a log split into segments; the active "
