@@ -87,8 +87,10 @@ _SPACES = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
 _INVISIBLE = re.compile(f"[{FORMAT_CLASS}]+")
 #: Template placeholders: ``{{date}}`` (Obsidian core templates, Jinja, Mustache) and
 #: ``<% tp.date.now() %>`` (Templater).
-_PLACEHOLDER = re.compile(r"\{\{[^{}\n]{0,200}\}\}|<%.{0,400}?%>", re.DOTALL)
+_PLACEHOLDER = re.compile(r"\{\{[^{}\n]{0,200}\}\}|<%(?:[^%<]|%(?!>)|<(?!%))*+%>")  # each <% read to the next one at most
 _WORD = re.compile(r"[^\W\d_]{2,}")
+#: A character of Chinese, Japanese (kana) or Korean (Hangul syllables).
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 #: A note with a placeholder and fewer words of its own than this is a template: a page of
 #: field names ("Author:", "Rating:", "## Notes") around placeholders. A real note that shows
 #: a placeholder in passing (a Jinja how-to) says more than a short paragraph.
@@ -248,7 +250,7 @@ def _parse(path: str, data: bytes) -> Note:
     if not text.strip():
         return _empty_note(path, problems + [_P_EMPTY])
 
-    joplin = joplin_item(text)
+    joplin = joplin_item(text) if _JOPLIN_NAME.fullmatch(path.rsplit("/", 1)[-1]) else None
     joplin_title = ""
     if joplin is not None:
         item_type, joplin_title, text = joplin
@@ -256,6 +258,7 @@ def _parse(path: str, data: bytes) -> Note:
             return _empty_note(path, problems)  # a notebook, tag, attachment or revision: no note
 
     head, kind, found = _front_matter_end(text)
+    front = text[:head] if "{{" in text[:head] or "<%" in text[:head] else ""
     if "{{" in text or "{%" in text:
         text = text[:head] + without_site_tags(text[head:], liquid=kind == "yaml")
     links, anchors = read_links(text, path)  # front matter included: Obsidian's properties hold links too
@@ -271,9 +274,9 @@ def _parse(path: str, data: bytes) -> Note:
     text = without_admonition_markers(text)
     text = without_math_commands(text)
     text = without_outliner_markup(text)
-    template = _is_template(text)
+    template = _is_template(front + text)
 
-    title = _first_text(meta, "title", "name") or joplin_title
+    title = _first_text(meta, "title", "name") or _one_line(joplin_title)
     desc = _first_text(meta, "description", "summary", "excerpt", "desc")
     note_type = _first_text(meta, "type")
     if not note_type:
@@ -330,10 +333,11 @@ def _parse(path: str, data: bytes) -> Note:
     )
 
 
-#: A fence's opening or closing line (CommonMark: three or more backticks or tildes, indented at
-#: most three spaces; a backtick fence's info string holds no backtick, so "```x``` words" is
-#: inline code, not a fence).
-_FENCE_LINE: Final = re.compile(r" {0,3}(?:(`{3,}+)(?!.*`)|(~{3,}+))")  # possessive: a run is not re-read shorter
+#: A fence's opening or closing line (CommonMark: three or more backticks or tildes; a backtick
+#: fence's info string holds no backtick, so "```x``` words" is inline code, not a fence), at any
+#: indent and after a list item's marker: a fence inside a list item (Logseq writes every block
+#: as one, ``- ```yaml``, its children indented by tabs) is code as a top-level one is.
+_FENCE_LINE: Final = re.compile(r"[ \t]*+(?:(?:[-*+]|\d{1,9}[.)])[ \t]++)?(?:(`{3,}+)(?!.*`)|(~{3,}+))")  # possessive: a run is not re-read shorter
 
 
 def outside_code(text: str, change: Callable[[str], str]) -> str:
@@ -417,7 +421,7 @@ _FIELD_KEY: Final = re.compile(r"^([ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+|\d+[.)][ \t]
 #: ``template-including-parent``). A field of these keys is dropped, key and value: five public
 #: graphs (3,999 pages) held "collapsed:: true" in 2,267 blocks, "hl-page::" in 2,183 and
 #: "card-ease-factor::" in 872.
-#: ``id::`` is dropped by its value (:data:`_ID_LIKE`), as any field holding an ID.
+#: ``id::`` is dropped by its value (:data:`_BLOCK_UUID`), as any field holding a block's ID.
 APP_FIELDS: Final = frozenset(
     "custom-id background-color background_color heading collapsed created-at updated-at "
     "last-modified-at created_at last_modified_at query-table query-properties query-sort-by "
@@ -426,9 +430,25 @@ APP_FIELDS: Final = frozenset(
     "card-last-interval card-repeats card-last-reviewed card-next-schedule card-ease-factor "
     "card-last-score public filters icon exclude-from-graph-view template-including-parent".split()
 )
-#: A Logseq drawer's first line (``:LOGBOOK:``, the clock entries of a task, to ``:END:``).
+#: A block ID as Logseq writes it (``id:: 6466f3a2-1b2c-4d5e-8f90-123456789abc``), or a run
+#: of 16 or more hex digits.
+_BLOCK_UUID: Final = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|[0-9a-fA-F]{16,}")
+#: A Logseq drawer's first line (``:LOGBOOK:``), its clock entries and its last line.
 _DRAWER_START: Final = re.compile(r"[ \t]*:LOGBOOK:[ \t]*")
+_DRAWER_CLOCK: Final = re.compile(r"[ \t]*(?:CLOCK:.*)?")
 _DRAWER_END: Final = re.compile(r"[ \t]*:END:[ \t]*")
+
+
+def _app_field(key: str, value: str) -> bool:
+    """Whether a ``key:: value`` field is an outliner's own data rather than the person's: a
+    block ID (:data:`_BLOCK_UUID`), or a key of :data:`APP_FIELDS` written as Logseq writes it
+    (lower case) with a value of one token or a ``[...]``/``{...}`` structure, as Logseq's are
+    (``collapsed:: true``, ``hl-page:: 3``, ``query-properties:: [:page :created-at]``). A field
+    a person wrote stays text: ``Filters:: HEPA H13 and carbon``, ``heading:: north-east of the
+    house``, ``due:: 2024-03-15``, ``wifi:: Guest2024``."""
+    if _BLOCK_UUID.fullmatch(value):
+        return True
+    return key in APP_FIELDS and (len(value.split(maxsplit=1)) < 2 or value[:1] in "[{")
 #: A heading that is nothing but a number block ID, as Readwise writes above each highlight.
 _NUMBER_ID_HEADING: Final = re.compile(r" {0,3}#{1,6}[ \t]+\^[0-9]{3,}[ \t]*")
 #: A setting line at the start of an Admonition plugin's block (```` ```ad-note ````):
@@ -456,7 +476,7 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     - Dataview's inline queries (:data:`_INLINE_QUERY`), a field whose value is an ID
       (Logseq's ``id:: 6466f3a2-...``: :data:`_FIELD_KEY`) and a field an outliner keeps for
       itself (:data:`APP_FIELDS`: ``collapsed:: true``, ``hl-page:: 3``);
-    - a Logseq ``:LOGBOOK:`` drawer to its ``:END:`` (a task's clock entries);
+    - a Logseq ``:LOGBOOK:`` drawer: its clock entries (``CLOCK: [...]``) to its ``:END:``;
     - a heading that is nothing but a number block ID (Readwise's ``##### ^242134827``);
     - an Admonition plugin's block (```` ```ad-note ````) is read as Markdown, not code: its
       fences and settings are dropped, its ``title:`` kept;
@@ -483,7 +503,6 @@ def without_app_data(text: str, drawing: bool = False) -> str:
     listing = False  # in a drawing's list of links or embedded files
     admonition = ""  # the fence of an Admonition plugin's block the line is in, if any
     settings = False  # the line may be one of that block's settings (they come first)
-    drawer_end = 0  # the line of the next ``:END:`` found so far (0: not looked for; -1: none left)
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -521,16 +540,14 @@ def without_app_data(text: str, drawing: bool = False) -> str:
             line = _INLINE_QUERY.sub("", line)
         if "::" in line:
             field = _FIELD_KEY.match(line)
-            if field and (
-                _ID_LIKE.fullmatch(line[field.end():].strip())
-                or line[field.end(1):field.end()].rstrip(" \t:*_").lower() in APP_FIELDS
-            ):
+            if field and _app_field(line[field.end(1):field.end()].rstrip(" \t:*_"), line[field.end():].strip()):
                 line = field.group(1)  # an ID ("id:: 6466f3a2-...") or the app's ("collapsed:: true")
         if ":LOGBOOK:" in line and _DRAWER_START.fullmatch(line):
-            if 0 <= drawer_end <= i:
-                drawer_end = next((j for j in range(i + 1, len(lines)) if _DRAWER_END.fullmatch(lines[j])), -1)
-            if drawer_end > i:
-                i = drawer_end + 1
+            end = i + 1  # a drawer is its clock entries, then :END: (each line read once)
+            while end < len(lines) and not _DRAWER_END.fullmatch(lines[end]) and _DRAWER_CLOCK.fullmatch(lines[end]):
+                end += 1
+            if end < len(lines) and _DRAWER_END.fullmatch(lines[end]):
+                i = end + 1
                 continue
         if _NUMBER_ID_HEADING.fullmatch(line):
             i += 1
@@ -750,6 +767,8 @@ _JOPLIN_TYPE: Final = re.compile(r"\ntype_: ?(\d+)[ \t]*\n*\Z")
 #: A property line of a Joplin item (``parent_id: 0f1e...``, ``author: ``).
 _JOPLIN_FIELD: Final = re.compile(r"[a-z_]+:(?: .*)?")
 _JOPLIN_ID: Final = re.compile(r"id: [0-9a-f]{32}")
+#: The file name Joplin gives an item: its ID, 32 hex digits.
+_JOPLIN_NAME: Final = re.compile(r"[0-9a-f]{32}\.md")
 #: Joplin's type of a note (``type_: 1``).
 JOPLIN_NOTE: Final = 1
 
@@ -786,25 +805,31 @@ def joplin_item(text: str) -> tuple[int, str, str] | None:
 
 def _is_template(text: str) -> bool:
     """True for a note of placeholders and field names (see ``MAX_TEMPLATE_WORDS``). Only a
-    placeholder in the note's prose counts: one in fenced or inline code is shown, not filled in
-    (a cheat sheet's `` `tar cf {{target.tar}} {{file1 file2}}` ``: 2,455 of the 7,220 pages of
-    a command-line cheat-sheet collection were left out as templates), and an outliner's macro
-    (:func:`macro_call`: ``{{query ...}}``) is no placeholder."""
+    placeholder in the note's prose counts (:func:`_placeholder` for ``{{...}}``, and Templater's
+    ``<% ... %>``): one in fenced or inline code is shown, not filled in (a cheat sheet's
+    `` `tar cf {{target.tar}} {{file1 file2}}` ``: 2,455 of the 7,220 pages of a command-line
+    cheat-sheet collection were left out as templates). A character of Chinese, Japanese or
+    Korean counts as half a word (a run of them is one word to :data:`_WORD`).
+
+    :param text: the note's text, its front matter included (a template's title is often a
+        placeholder there)
+    """
     if "{{" not in text and "<%" not in text:
         return False
     found = 0
 
     def placeholder(m: re.Match[str]) -> str:
         nonlocal found
-        if m.group().startswith("{{") and (not m.group()[2:-2].strip() or macro_call(m.group()[2:-2]) is not None):
-            return m.group()  # a macro, or empty braces: nothing to fill in
+        if m.group().startswith("{{") and not _placeholder(m.group()[2:-2]):
+            return m.group()
         found += 1
         return " "
 
     outside_code(text, lambda prose: _PLACEHOLDER.sub(placeholder, without_code_spans(prose)))
     if not found:
         return False
-    return len(_WORD.findall(_PLACEHOLDER.sub(" ", text))) < MAX_TEMPLATE_WORDS
+    rest = _PLACEHOLDER.sub(" ", text)
+    return len(_WORD.findall(rest)) + len(_CJK_CHAR.findall(rest)) // 2 < MAX_TEMPLATE_WORDS
 
 
 def without_code_spans(text: str) -> str:
@@ -1219,6 +1244,10 @@ def _tag_text(inner: str, *, in_link: bool) -> str:
 _DOUBLE_BRACES: Final = re.compile(r"\{\{((?:[^{}\n]|\{[^{}\n]*\})*+)\}\}")
 #: The name a macro opens with (``embed``, ``roam/render``, ``youtube-timestamp``).
 _MACRO_NAME: Final = re.compile(r"[A-Za-z][\w./-]*")
+#: An Anki cloze (``c1::Paris`` or ``c1::Paris::city``, its hint after the second ``::``).
+_ANKI_CLOZE: Final = re.compile(r"c\d{1,3}::(.*?)(?:::[^:]*)?", re.DOTALL)
+#: What ends a placeholder's name: a format (``date:YYYY``) or a filter (``title|upper``).
+_FORMAT_SEPARATOR: Final = re.compile(r"[:|]")
 #: The outliners' own macros, which show a query's results, another page or block, a video or a
 #: widget: no words of the note (Logseq's built-in macros, https://docs.logseq.com/#/page/macros,
 #: and its plugins' ``renderer``; Roam's components, ``{{[[TODO]]}}`` a task's checkbox). A macro
@@ -1227,46 +1256,60 @@ APP_MACROS: Final = frozenset(
     "query embed cards video youtube youtube-timestamp vimeo bilibili tweet twitter iframe pdf "
     "renderer function namespace zotero-imported-file zotero-linked-file table kanban word-count "
     "character-count orphans calc diagram encrypt mentions search attr-table roam/render roam/js "
-    "pomo slider todo done or ∆".split()
+    "pomo slider todo done ∆".split()
 )
 #: An empty block of an outline: an indented ``-`` alone on its line.
 _EMPTY_BLOCK: Final = re.compile(r"^[ \t]+-[ \t]*$", re.MULTILINE)
 _EMPTY_BLOCK_LINE: Final = re.compile(r"[ \t]+-[ \t]*")
 #: A line that is at most a list item's marker.
 _EMPTY_ITEM: Final = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])?[ \t]*")
-#: Macros whose arguments are the note's words as written (Logseq's ``{{cloze hidden answer}}``).
-_TEXT_MACROS: Final = frozenset({"cloze"})
+#: Macros whose arguments are the note's words as written (Logseq's ``{{cloze hidden answer}}``,
+#: Roam's choices ``{{or: walk | run | swim}}`` and its ``{{alias: [[Page]] text}}``).
+_TEXT_MACROS: Final = frozenset({"cloze", "or", "alias"})
 
 
 def macro_call(inner: str) -> tuple[str, str] | None:
     """What stands between a ``{{`` and its ``}}`` read as an outliner's macro: ``(name, words)``,
-    the name in lower case and the words a reader sees (a cloze's text, the arguments of a macro
-    of the person's own, "" for one of :data:`APP_MACROS`); None for a template's placeholder.
+    the name in lower case and the words a reader sees (a cloze's text, Roam's choices, "" for
+    one of :data:`APP_MACROS`); None for anything else (a template's placeholder, a field of a
+    mail merge, a macro of the person's own: :func:`_placeholder` tells them apart).
 
     A macro is Roam's ``[[name]]`` with or without arguments (``[[TODO]]``, ``[[∆]]:1+2``,
     ``[[query]]: {and: ...}``), one of :data:`APP_MACROS` or :data:`_TEXT_MACROS` however its
-    arguments follow (``cards``, ``diagram:Board``), or a name then a space and arguments, a colon
-    before the space or not (``embed: ((uid))``, ``poem red, blue``). A placeholder is a name
-    alone (``title``), a name then anything but a space (``date:YYYY-MM-DD``, ``title|upper``) or
-    no name first (Jinja's `` value ``)."""
+    arguments follow (``cards``, ``embed: ((uid))``, ``diagram:Board``, ``or: walk | run``), or
+    an Anki cloze (``c1::Paris::city``, read as its text)."""
     if inner.startswith("[["):
         close = inner.find("]]")
         if close < 0:
             return None
-        name, args, known = inner[2:close].strip().lower(), inner[close + 2:].lstrip(":").strip(), True
-    else:
-        named = _MACRO_NAME.match(inner)
-        if named is None:
-            return None
-        name, rest = named.group().lower(), inner[named.end():]
-        known = name in APP_MACROS or name in _TEXT_MACROS
-        rest = rest[1:] if rest.startswith(":") else rest
-        if rest and not rest[0].isspace() and not known:
-            return None
-        args = rest.strip()
-    if name in APP_MACROS:
-        return name, ""
-    return (name, args) if known or args else None
+        name, args = inner[2:close].strip().lower(), inner[close + 2:].lstrip(":").strip()
+        return (name, "") if name in APP_MACROS else (name, args)
+    cloze = _ANKI_CLOZE.fullmatch(inner)
+    if cloze is not None:
+        return "cloze", cloze.group(1)
+    named = _MACRO_NAME.match(inner)
+    if named is None:
+        return None
+    name, rest = named.group().lower(), inner[named.end():]
+    if name not in APP_MACROS and name not in _TEXT_MACROS:
+        return None
+    rest = rest[1:] if rest.startswith(":") else rest
+    return name, "" if name in APP_MACROS else rest.strip()
+
+
+def _placeholder(inner: str) -> bool:
+    """Whether ``{{inner}}`` is a template's placeholder, to be filled in: a name alone
+    (``title``), a name then a format or filter (``date:YYYY-MM-DD``, ``VALUE:author``,
+    ``title|upper``), or Jinja's and Go's spaced form (`` title ``, `` .Date ``). Not an
+    outliner's macro (:func:`macro_call`), not empty braces, not LaTeX (``e^{{i\\pi}}``, a
+    backslash), and not a name of two words or more (``First Name`` of a mail merge, Logseq's
+    ``poem red, blue`` macro of the person's own), which could be either and is read as text."""
+    if not inner.strip() or "\\" in inner or macro_call(inner) is not None:
+        return False
+    if inner[0].isspace():
+        return True
+    head = _FORMAT_SEPARATOR.split(inner, maxsplit=1)[0]
+    return len(head.split()) == 1
 
 
 def without_outliner_markup(text: str) -> str:
@@ -1274,12 +1317,12 @@ def without_outliner_markup(text: str) -> str:
 
     - the outliners' own macros (:data:`APP_MACROS`: ``{{query (and [[kitchen]] (task TODO))}}``,
       ``{{embed [[Plumbing]]}}``, ``{{video https://...}}``, ``{{renderer :tocgen}}``,
-      ``{{[[TODO]]}}``) are no words, a cloze keeps its text, and a macro of the person's own
-      (``{{poem red, blue}}``, a name then its arguments) keeps its arguments. A template's
-      placeholder (``{{title}}``, ``{{date:YYYY}}``, ``{{ value }}``) is not a macro and stays, so
-      a page of placeholders is still a template (:func:`_is_template`), while a short outline
+      ``{{[[TODO]]}}``) are no words, a cloze and Roam's choices keep their text, and any other
+      double braces stay as written (a macro of the person's own, ``{{poem red, blue}}``). A
+      template's placeholder (``{{title}}``, ``{{date:YYYY}}``, ``{{ value }}``) is not a macro,
+      so a page of placeholders is still a template (:func:`_is_template`), while a short outline
       page holding a query or a task is a note: five public Logseq graphs (3,999 pages) had 101
-      pages left out as templates, now 2. A link inside a macro was read before this
+      pages left out as templates, now 1. A link inside a macro was read before this
       (:func:`notesdb.links.read_links`); inline code spans stay as written (a page on Logseq
       quoting `` `{{query (todo now)}}` ``);
     - an empty block (an indented ``-`` alone on its line, or a bullet left empty by a macro)

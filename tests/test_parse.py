@@ -1335,6 +1335,8 @@ def test_an_alias_that_is_a_path_but_no_page_is_a_name() -> None:
         b"- a\n" + b"  :LOGBOOK:\n" * 60_000,  # drawers never closed
         b"x {{poem " * 50_000 + b"`" * 3,
         b"t\n\n" + b"a: b\n" * 60_000 + b"type_: 1",  # properties without an ID
+        b"{{title}}\n" + b"<%" * 120_000,  # Templater openings never closed
+        b"- x\n" + b"  :LOGBOOK:\n  CLOCK: [x]\n" * 30_000,  # drawers never closed
     ],
 )
 def test_site_markup_is_read_in_linear_time(tmp_path: Path, data: bytes) -> None:
@@ -1437,8 +1439,18 @@ def test_obsidian_plugins_markup_is_not_text(source: bytes, body: str) -> None:
          "", "Call the plumber about the boiler leak"),
         (b"- Vaillant boiler\n- {{embed [[Plumbing]]}}\n- {{video https://youtu.be/abc}}\n- {{cards}}\n",
          "", "Vaillant boiler"),
-        # a cloze keeps its text; a macro of the person's own keeps its arguments
-        (b"- {{cloze Paris}} is the capital of France\n- {{poem red, blue}}\n", "", "Paris is the capital of France\nred, blue"),
+        # a cloze and Roam's choices keep their text; a macro of the person's own stays as written
+        (b"- {{cloze Paris}} is the capital of France\n- {{poem red, blue}}\n", "",
+         "Paris is the capital of France\n{{poem red, blue}}"),
+        (b"- Today's workout: {{or: walk | run | swim}}\n- {{c1::Paris::city}} is the capital of {{c2::France}}\n", "",
+         "Today's workout: walk | run | swim\nParis is the capital of France"),
+        # code in a block, as Logseq writes it, stays code: macros, fields and lone dashes in it too
+        (b"- How to list tasks:\n- ```\n  {{query (todo now)}}\n  heading:: true\n  ```\n\t- ```diff\n\t  -\n\t  +added\n\t  ```\n", "",
+         "How to list tasks:\n{{query (todo now)}}\nheading:: true\n-\n+added"),
+        # a field a person wrote stays, whatever its key: a value of words, a capital, a date
+        (b"- Filters:: HEPA H13 and activated carbon\n- heading:: north-east of the house\n- due:: 2024-03-15\n"
+         b"- wifi:: Guest2024\n- query-properties:: [:page :created-at]\n", "",
+         "Filters:: HEPA H13 and activated carbon\nheading:: north-east of the house\ndue:: 2024-03-15\nwifi:: Guest2024"),
         # quoted in code, a macro stays as written (and is no placeholder)
         (b"Use `{{query (todo now)}}` to list tasks\n", "", "Use {{query (todo now)}} to list tasks"),
         (b"```\n{{embed x}}\n```\n", "", "{{embed x}}"),
@@ -1450,8 +1462,10 @@ def test_obsidian_plugins_markup_is_not_text(source: bytes, body: str) -> None:
         (b"- a\n  collapsed:: true\n  hl-page:: 3\n  card-ease-factor:: 2.5\n  status:: done\n"
          b"  :LOGBOOK:\n  CLOCK: [2022-11-28 Mon 00:03:58]\n  :END:\n- b\n", "", "a\nstatus:: done\nb"),
         (b"public:: true\n\n- Object detection with YOLO\n", "", "Object detection with YOLO"),
-        # a drawer never closed is text
+        # a drawer never closed is text, and ends at its clock entries: the next block is no part of it
         (b"- a\n  :LOGBOOK:\n  CLOCK: x\n", "", "a\n:LOGBOOK:\nCLOCK: x"),
+        (b"- DOING report\n  :LOGBOOK:\n  CLOCK: [2024-01-01 Mon 09:00]\n- Budget meeting with Alice\n- :PROPERTIES:\n  :END:\n",
+         "", "DOING report\n:LOGBOOK:\nCLOCK: [2024-01-01 Mon 09:00]\nBudget meeting with Alice\n:PROPERTIES:\n:END:"),
     ],
 )
 def test_outliner_markup_is_read_as_the_page_shows_it(source: bytes, headings: str, body: str) -> None:
@@ -1469,10 +1483,19 @@ def test_outliner_markup_is_read_as_the_page_shows_it(source: bytes, headings: s
         b"---\ntags: book\n---\nAuthor: {{VALUE:author}}\nRead: {{date:YYYY-MM-DD}}\n",
         b"# {{ title }}\n- {{embed [[Daily]]}}\n",  # a placeholder beside a macro: still a template
         b"<% tp.file.title %>\n- {{query (todo now)}}\n",
+        b"---\ntitle: \"{{title}}\"\nauthor: \"{{VALUE:author}}\"\n---\n## Summary\n",  # placeholders in front matter
+        b"<%* const t = await tp.system.prompt('Title');\n" + b"let x = 1; " * 60 + b"\n%>\n# Notes\n",  # a long script
     ],
 )
 def test_a_template_with_outliner_macros_is_still_a_template(source: bytes) -> None:
     assert parse_note("Templates/t.md", source).template is True
+
+
+#: A short note in Chinese (a character counts as half a word: 91 characters, 45 words) that
+#: shows one placeholder in passing.
+CHINESE_NOTE = ("Vue 的模板语法使用双大括号进行文本插值，例如 {{ message }}，当组件的数据发生变化时，"
+                "插值处的内容会自动更新。这是响应式系统的核心，也是我最常用的写法。组件之间通过属性传递数据，"
+                "事件向上传递消息，状态集中放在仓库里管理。")
 
 
 @pytest.mark.parametrize(
@@ -1485,6 +1508,10 @@ def test_a_template_with_outliner_macros_is_still_a_template(source: bytes) -> N
         # a dbt model's Jinja in fenced code
         (b"Tags: [[Data]]\n\nWe can tag dbt models:\n```sql\n{{ config(tags=['a']) }}\nselect 1\n```\n",
          "Tags: Data\nWe can tag dbt models:\n{{ config(tags=['a']) }}\nselect 1"),
+        # LaTeX's braces, a mail merge's fields of two words (read as text), a note of Chinese
+        (b"# Euler\n\n$e^{{i\\pi}} + 1 = 0$ is Euler's identity.\n", "$e^{{i\\pi}} + 1 = 0$ is Euler's identity."),
+        (b"Hi {{First Name}}, your code is {{Discount Code}}.\n", "Hi {{First Name}}, your code is {{Discount Code}}."),
+        (CHINESE_NOTE.encode(), CHINESE_NOTE),
         # Roam's counter and a component with its argument after a colon; empty braces
         (b"- wrote 300 words today {{[[\xe2\x88\x86]]:1+2}}\n- {{diagram:Board}}\n- {{}}\n",
          "wrote 300 words today\n{{}}"),
@@ -1511,3 +1538,13 @@ def test_placeholders_shown_in_code_do_not_make_a_template(source: bytes, body: 
 )
 def test_joplin_items(source: str, expected: tuple[int, str, str] | None) -> None:
     assert joplin_item(source) == expected
+
+
+def test_only_a_file_named_by_an_id_is_read_as_a_joplin_item() -> None:
+    """A note that ends with Joplin's properties pasted into it is a note; a file Joplin named
+    (32 hex digits) is its item, and its title is read like any other (format characters out)."""
+    tail = b"\n\nid: 0f1e2d3c4b5a69788796a5b4c3d2e1f0\nauthor: \ntype_: 2"
+    assert parse_note("How Joplin stores items.md", b"# How Joplin stores items\n\nEach item ends like this:" + tail).body != ""
+    assert parse_note("0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", b"Work" + tail).body == ""
+    note = parse_note("0f1e2d3c4b5a69788796a5b4c3d2e1f0.md", "Mail\u200b setup \u202eok\n\nSPF and DKIM.".encode() + tail[:-1] + b"1")
+    assert (note.title, note.body) == ("Mail setup ok", "SPF and DKIM.")
