@@ -449,6 +449,8 @@ def _app_field(key: str, value: str) -> bool:
     if _BLOCK_UUID.fullmatch(value):
         return True
     return key in APP_FIELDS and (len(value.split(maxsplit=1)) < 2 or value[:1] in "[{")
+
+
 #: A heading that is nothing but a number block ID, as Readwise writes above each highlight.
 _NUMBER_ID_HEADING: Final = re.compile(r" {0,3}#{1,6}[ \t]+\^[0-9]{3,}[ \t]*")
 #: A setting line at the start of an Admonition plugin's block (```` ```ad-note ````):
