@@ -633,10 +633,24 @@ def _rarity(h: Hit) -> float:
 
 def _named(cand: Candidate, share: float) -> bool:
     """True when the message holds at least ``share`` of the words of one of the note's names
-    (:func:`title_share`), or the note has no name words to hold (a title and file name of
-    numbers only, a daily note "2025-01-06"), as :func:`off_title` reads it."""
+    (:func:`title_share`); for a note whose names are numbers only (a daily note "2025 01 15"),
+    at least ``share`` of its title's numbers (:func:`numbers_held`), so that "what is 15 times
+    3" does not name the journal of the 15th; true for a note with neither to hold."""
     held = title_share(cand)
+    if held is None:
+        held = numbers_held(cand)
     return held is None or held >= share
+
+
+def numbers_held(cand: Candidate) -> float | None:
+    """The share of the distinct numbers of the note's title that the message holds in its
+    title column, or None when the title holds no number. Read for a note whose names hold no
+    other word (:func:`_named`): a daily note or a journal named by its date."""
+    numbers = {w for w in text_words(cand.title) if w.isdigit()}
+    if not numbers:
+        return None
+    held = {h.word for h in cand.hits if h.place == "title" and h.word.isdigit()}
+    return len(numbers & held) / len(numbers)
 
 
 def coined_name(cand: Candidate) -> str | None:
@@ -1085,8 +1099,10 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
         f.append(f"no title, desc or headings word of weight {s.rare_weight}"
                  + (f" (the heaviest weighs {_num(heaviest, s.rare_weight)})" if top.about else ""))  # fmt: skip
     if not _named(top, s.title_share):
-        f.append(f"the message holds {title_share(top) or 0.0:.2f} < {s.title_share} of the words "
-                 "of the note's title, file name or aliases")  # fmt: skip
+        share = title_share(top)
+        f.append(f"the message holds {share:.2f} < {s.title_share} of the words of the note's title, file name or aliases"
+                 if share is not None else
+                 f"the message holds {numbers_held(top) or 0.0:.2f} < {s.title_share} of the numbers of the note's title")  # fmt: skip
     out.append((Route.RARE, f))
     f = []
     if ahead < s.ahead_min_lead:
@@ -1283,7 +1299,9 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
             f"rare: about {', '.join(h.word for h in rare)}, coverage {top.coverage:.2f} "
             f">= {s.rare_coverage}, "
             + (f"the message holds {share:.2f} >= {s.title_share} of a name of the note"
-               if (share := title_share(top)) is not None else "the note's names are numbers only")
+               if (share := title_share(top)) is not None else
+               f"the message holds {numbers_held(top) or 0.0:.2f} >= {s.title_share} of the numbers of the note's title"
+               if numbers_held(top) is not None else "the note's names hold no word")
         )
     if route == Route.MARGIN:
         return (

@@ -511,6 +511,27 @@ def test_notion_page_ids_are_not_words_of_a_note(tmp_path: Path) -> None:
     assert d.notes == [shed] and d.line.startswith('Notes that may cover this: "Garden shed" (')
 
 
+def test_a_number_of_the_message_does_not_name_a_journal_of_that_date(tmp_path: Path) -> None:
+    """In a small graph a journal's date numbers are rare (one note holds "15"), and a journal's
+    names hold no other word: "what is 15 times 3" named the journal of the 15th by the rare
+    route. The rare route now needs half of such a title's numbers, as it needs half of a
+    title's words: the date typed whole still names the journal."""
+    root = tmp_path / "graph"
+    write(root, {
+        "journals/2025_01_15.md": "- Plumber came about the boiler, new pressure valve fitted.\n",
+        "pages/Sourdough starter.md": "- Fed with rye flour twice a day, kept at 24 degrees.\n",
+        "pages/Bike maintenance.md": "- Chain lube in winter: wet lube, every 200 km.\n",
+    })
+    conn = open_db(tmp_path / "t.db")
+    sync(conn, root)
+    for message in ("what is 15 times 3", "15"):
+        d = decide(conn, message)
+        assert (d.spoken, d.route) == (False, "weak"), message
+        assert any("of the numbers of the note's title" in r for r in d.reasons), d.reasons
+    d = decide(conn, "what did i write on 2025-01-15")
+    assert (d.spoken, d.notes) == (True, ["journals/2025_01_15.md"])
+
+
 def joplin_item(title: str, body: str, item_id: str, item_type: int, **fields: str) -> str:
     """An item as Joplin's sync folder writes it (``BaseItem.serialize``): title, body, then one
     property a line, ``type_`` last."""
