@@ -450,7 +450,7 @@ def search(
     config: ConfigOpt = None,
     limit: Annotated[int, typer.Option("--limit", min=1, max=1_000_000, help="Notes to show.")] = 10,
     json_out: JsonOpt = False,
-    sql: Annotated[bool, typer.Option("--sql", help="Print the SQL and MATCH string instead.")] = False,
+    sql: Annotated[bool, typer.Option("--sql", help="Print the SQL it runs, its values filled in, instead.")] = False,
 ) -> None:
     """Rank the notes for QUERY (BM25 with column weights 3, 2, 2, 1), with typo corrections."""
     from notesdb.query import build_query, match_expression
@@ -463,10 +463,15 @@ def search(
     n = note_count(o.conn)
     q = build_query(o.conn, query, n, o.config.gate)
     if sql:
-        echo(search_sql())
         expr = match_expression(q.words)
+        candidates = max(limit, MAX_CANDIDATES)
+        if expr:  # a statement to paste into sqlite3 as it is: the values in SQL's quoting
+            quoted = "'" + expr.replace("'", "''") + "'"
+            echo(search_sql().replace("MATCH ?", f"MATCH {quoted}").replace("LIMIT ?", f"LIMIT {candidates}") + ";")
+        else:
+            echo(search_sql())
         echo(f"-- MATCH: {expr}" if expr else "-- MATCH: (none: no word of QUERY is in the notes, so no note matches)")
-        echo(f"-- LIMIT: {max(limit, MAX_CANDIDATES)}")
+        echo(f"-- LIMIT: {candidates}")
         return
     r = rank(o.conn, q, limit=max(limit, MAX_CANDIDATES), settings=o.config.gate)
     results: list[dict[str, Any]] = [

@@ -146,7 +146,12 @@ def test_search_for_nothing_is_an_error(indexed: tuple[Path, Path], query: str) 
 def test_search_sql_prints_what_it_runs(indexed: tuple[Path, Path]) -> None:
     r = invoke("search", "worcster boiler", "--sql", *where(indexed))
     assert r.exit_code == 0
-    assert "WHERE notes_fts MATCH ?" in r.stdout
+    assert "WHERE notes_fts MATCH '\"worcester\"" in r.stdout and "LIMIT 20;" in r.stdout
+    # it runs as printed, in sqlite3 (values filled in, not "?"), and finds what search finds
+    conn = sqlite3.connect(indexed[1])
+    rows = conn.execute(r.stdout.split(";")[0]).fetchall()
+    conn.close()
+    assert rows and rows[0][1] == json.loads(invoke("search", "worcster boiler", "--json", *where(indexed)).stdout)["results"][0]["path"]
     assert r.stdout.splitlines()[-2].startswith('-- MATCH: "worcester"')
     # the LIMIT's value too: the candidates read, at least 20 (rank.MAX_CANDIDATES)
     assert r.stdout.splitlines()[-1] == "-- LIMIT: 20"
