@@ -631,21 +631,26 @@ def _rarity(h: Hit) -> float:
     return h.evidence / h.weight if h.how == "corrected" and h.weight > 0 else h.evidence
 
 
-def _named(cand: Candidate, share: float) -> bool:
-    """True when the message holds at least ``share`` of the words of one of the note's names
-    (:func:`title_share`); for a note whose names are numbers only (a daily note "2025 01 15"),
-    at least ``share`` of its title's numbers (:func:`numbers_held`), so that "what is 15 times
-    3" does not name the journal of the 15th; true for a note with neither to hold."""
+def _rare_named(cand: Candidate, settings: Settings) -> bool:
+    """The rare route's check that the message names the note: it holds at least
+    ``settings.title_share`` of the words of one of the note's names (:func:`title_share`). A
+    note whose names are numbers only (a daily note "2025 01 15") has no such words: it passes
+    when a rare word it is about is a word (a heading's "kestrel"), and when the rare words are
+    only its title's numbers, the message must hold that share of them (:func:`numbers_held`),
+    so that "what is 15 times 3" does not name the journal of the 15th."""
     held = title_share(cand)
-    if held is None:
-        held = numbers_held(cand)
-    return held is None or held >= share
+    if held is not None:
+        return held >= settings.title_share
+    if any(not h.word.isdigit() for h in _rare_about(cand, settings)):
+        return True
+    numbers = numbers_held(cand)
+    return numbers is None or numbers >= settings.title_share
 
 
 def numbers_held(cand: Candidate) -> float | None:
     """The share of the distinct numbers of the note's title that the message holds in its
     title column, or None when the title holds no number. Read for a note whose names hold no
-    other word (:func:`_named`): a daily note or a journal named by its date."""
+    other word (:func:`_rare_named`): a daily note or a journal named by its date."""
     numbers = {w for w in text_words(cand.title) if w.isdigit()}
     if not numbers:
         return None
@@ -816,7 +821,7 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
         and top.coverage >= s.lead_coverage
     ):
         route = Route.LEAD
-    elif top.coverage >= s.rare_coverage and _rare_about(top, s) and _named(top, s.title_share):
+    elif top.coverage >= s.rare_coverage and _rare_about(top, s) and _rare_named(top, s):
         route = Route.RARE
     elif (
         ahead >= s.ahead_min_lead
@@ -1098,7 +1103,7 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
         heaviest = max((_rarity(h) for h in top.about), default=0.0)
         f.append(f"no title, desc or headings word of weight {s.rare_weight}"
                  + (f" (the heaviest weighs {_num(heaviest, s.rare_weight)})" if top.about else ""))  # fmt: skip
-    if not _named(top, s.title_share):
+    if not _rare_named(top, s):
         share = title_share(top)
         f.append(f"the message holds {share:.2f} < {s.title_share} of the words of the note's title, file name or aliases"
                  if share is not None else
@@ -1300,8 +1305,8 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
             f">= {s.rare_coverage}, "
             + (f"the message holds {share:.2f} >= {s.title_share} of a name of the note"
                if (share := title_share(top)) is not None else
-               f"the message holds {numbers_held(top) or 0.0:.2f} >= {s.title_share} of the numbers of the note's title"
-               if numbers_held(top) is not None else "the note's names hold no word")
+               "the note's names are numbers only" if any(not h.word.isdigit() for h in rare) else
+               f"the message holds {numbers_held(top) or 0.0:.2f} >= {s.title_share} of the numbers of the note's title")
         )
     if route == Route.MARGIN:
         return (
