@@ -631,20 +631,26 @@ def _rarity(h: Hit) -> float:
     return h.evidence / h.weight if h.how == "corrected" and h.weight > 0 else h.evidence
 
 
-def _rare_named(cand: Candidate, settings: Settings) -> bool:
-    """The rare route's check that the message names the note: it holds at least
-    ``settings.title_share`` of the words of one of the note's names (:func:`title_share`). A
-    note whose names are numbers only (a daily note "2025 01 15") has no such words: it passes
-    when a rare word it is about is a word (a heading's "kestrel"), and when the rare words are
-    only its title's numbers, the message must hold that share of them (:func:`numbers_held`),
-    so that "what is 15 times 3" does not name the journal of the 15th."""
+def _rare_naming(cand: Candidate, settings: Settings) -> tuple[str, float | None]:
+    """What the rare route reads to tell that the message names the note, and the share of it
+    the message holds: ``("words", share)``, the words of one of the note's names
+    (:func:`title_share`); for a note whose names are numbers only (a daily note "2025 01 15"),
+    ``("numbers", share)`` when the rare words it is about are only its title's numbers
+    (:func:`numbers_held`: "what is 15 times 3" must not name the journal of the 15th), else
+    ``("none", None)``, nothing to hold (a rare word of its headings, "kestrel", names it)."""
     held = title_share(cand)
     if held is not None:
-        return held >= settings.title_share
+        return "words", held
     if any(not h.word.isdigit() for h in _rare_about(cand, settings)):
-        return True
-    numbers = numbers_held(cand)
-    return numbers is None or numbers >= settings.title_share
+        return "none", None
+    return "numbers", numbers_held(cand)
+
+
+def _rare_named(cand: Candidate, settings: Settings) -> bool:
+    """The rare route's check that the message names the note: it holds at least
+    ``settings.title_share`` of what :func:`_rare_naming` reads."""
+    share = _rare_naming(cand, settings)[1]
+    return share is None or share >= settings.title_share
 
 
 def numbers_held(cand: Candidate) -> float | None:
@@ -1103,11 +1109,10 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
         heaviest = max((_rarity(h) for h in top.about), default=0.0)
         f.append(f"no title, desc or headings word of weight {s.rare_weight}"
                  + (f" (the heaviest weighs {_num(heaviest, s.rare_weight)})" if top.about else ""))  # fmt: skip
-    if not _rare_named(top, s):
-        share = title_share(top)
-        f.append(f"the message holds {share:.2f} < {s.title_share} of the words of the note's title, file name or aliases"
-                 if share is not None else
-                 f"the message holds {numbers_held(top) or 0.0:.2f} < {s.title_share} of the numbers of the note's title")  # fmt: skip
+    naming, share = _rare_naming(top, s)
+    if share is not None and share < s.title_share:
+        f.append(f"the message holds {share:.2f} < {s.title_share} of the "
+                 + ("words of the note's title, file name or aliases" if naming == "words" else "numbers of the note's title"))
     out.append((Route.RARE, f))
     f = []
     if ahead < s.ahead_min_lead:
@@ -1300,13 +1305,13 @@ def _spoke_why(route: str, top: Candidate, second: Candidate | None, ahead: floa
             + f", evidence {top.evidence:.2f} >= {s.lead_evidence}, coverage {top.coverage:.2f} >= {s.lead_coverage}"
         )
     if route == Route.RARE:
+        naming, share = _rare_naming(top, s)
         return (
             f"rare: about {', '.join(h.word for h in rare)}, coverage {top.coverage:.2f} "
             f">= {s.rare_coverage}, "
-            + (f"the message holds {share:.2f} >= {s.title_share} of a name of the note"
-               if (share := title_share(top)) is not None else
-               "the note's names are numbers only" if any(not h.word.isdigit() for h in rare) else
-               f"the message holds {numbers_held(top) or 0.0:.2f} >= {s.title_share} of the numbers of the note's title")
+            + (f"the message holds {share:.2f} >= {s.title_share} of a name of the note" if naming == "words" else
+               f"the message holds {share:.2f} >= {s.title_share} of the numbers of the note's title"
+               if naming == "numbers" and share is not None else "the note's names are numbers only")
         )
     if route == Route.MARGIN:
         return (

@@ -258,7 +258,9 @@ def _parse(path: str, data: bytes) -> Note:
             return _empty_note(path, problems)  # a notebook, tag, attachment or revision: no note
 
     head, kind, found = _front_matter_end(text)
-    front = text[:head] if "{{" in text[:head] or "<%" in text[:head] else ""
+    front = text[:head]  # placeholders in front matter count towards a template
+    if "{{" not in front and "<%" not in front:
+        front = ""
     if "{{" in text or "{%" in text:
         text = text[:head] + without_site_tags(text[head:], liquid=kind == "yaml")
     links, anchors = read_links(text, path)  # front matter included: Obsidian's properties hold links too
