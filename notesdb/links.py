@@ -33,7 +33,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing
 if TYPE_CHECKING:
     from typing import Final, Iterable
 
-__all__ = ["MAX_TARGETS", "AMBIGUOUS", "targets", "names_index", "resolve", "links_to", "linked", "anchors", "path_ends",
+__all__ = ["MAX_TARGETS", "AMBIGUOUS", "targets", "names_index", "resolve", "links_to", "linked", "namespace", "within", "anchors", "path_ends",
            "incoming", "anchor_text", "read_links"]
 
 #: Targets kept per note at most, in the order they first appear: a hub note listing thousands
@@ -206,6 +206,36 @@ def links_to(stored: Iterable[str], path: str) -> bool:
 def linked(a_path: str, a_targets: Iterable[str], b_path: str, b_targets: Iterable[str]) -> bool:
     """True when either note links to the other (:func:`links_to`)."""
     return links_to(a_targets, b_path) or links_to(b_targets, a_path)
+
+
+#: How an outliner writes a page's namespace into its file name: Logseq's ``triple-lowbar``
+#: file-name format (``Person___codekiln___clilint.md`` for the page ``Person/codekiln/clilint``)
+#: and its older URL-encoded one (``Person%2Fcodekiln%2Fclilint.md``).
+_NAMESPACE_SEP: Final = re.compile(r"___|%2F", re.IGNORECASE)
+
+
+def namespace(path: str) -> tuple[str, ...]:
+    """The namespace of the page at ``path`` as its parts, folded (:func:`_fold`), from its
+    file name: ``("person", "codekiln", "clilint")`` for ``pages/Person___codekiln___clilint.md``;
+    ``()`` for a file name without a namespace separator (:data:`_NAMESPACE_SEP`) or with an
+    empty part."""
+    name = _fold(path).rsplit("/", 1)[-1]
+    parts = tuple(_NAMESPACE_SEP.split(name))
+    return parts if len(parts) > 1 and all(parts) else ()
+
+
+def within(a_path: str, b_path: str) -> bool:
+    """True when the page at ``b_path`` is the page at ``a_path`` or sits under it in a
+    namespace (:func:`namespace`): ``Person/codekiln/clilint/0.0.1`` is within
+    ``Person/codekiln/clilint``. Both pages must be in the same folder, as an outliner keeps
+    its pages; a page whose file name has no separator is the root of the namespaces that start
+    with its name (``clilint.md`` holds ``clilint___plan.md``)."""
+    a_dir, b_dir = (_fold(p).rpartition("/")[0] for p in (a_path, b_path))
+    if a_dir != b_dir:
+        return False
+    a = namespace(a_path) or (_fold(a_path).rsplit("/", 1)[-1],)
+    b = namespace(b_path)
+    return len(b) > len(a) and b[: len(a)] == a
 
 
 # --- anchor text: what a note's links call the notes they name ---------------------------------

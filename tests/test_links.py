@@ -13,7 +13,7 @@ from sqlite_utils import Database
 from conftest import indexed_connection, write_and_index
 from notesdb.db import open_db
 from notesdb.decide import decide
-from notesdb.links import MAX_ANCHOR_CHARS, MAX_INCOMING_CHARS, MAX_TARGETS, anchor_text, anchors, incoming, linked, links_to, names_index, resolve, targets
+from notesdb.links import MAX_ANCHOR_CHARS, MAX_INCOMING_CHARS, MAX_TARGETS, anchor_text, anchors, incoming, linked, links_to, names_index, namespace, resolve, targets, within
 from notesdb.migrations import migrations
 from notesdb.parse import parse_note
 from notesdb.settings import Settings
@@ -482,3 +482,55 @@ def test_a_database_that_cannot_be_written_keeps_its_anchor_text_marked(tmp_path
         assert ro.execute("SELECT count(*) FROM meta WHERE key = 'anchors_stale'").fetchone() == (1,)
     finally:
         ro.close()
+
+
+def test_a_namespace_is_read_from_an_outliners_file_name() -> None:
+    assert namespace("pages/Person___codekiln___clilint.md") == ("person", "codekiln", "clilint")
+    assert namespace("pages/Person%2Fcodekiln%2Fclilint.md") == ("person", "codekiln", "clilint")
+    assert namespace("pages/clilint.md") == () and namespace("pages/a______b.md") == ()
+    assert namespace("notes/tools.make.snippets.md") == ()  # dots are not a namespace (measured: more errors than hits)
+    # a page under another, in the same folder; a page without a separator is the root of its name
+    assert within("pages/clilint.md", "pages/Clilint___0.0.1.md")
+    assert within("pages/a___b.md", "pages/a___b___c.md") and not within("pages/a___b___c.md", "pages/a___b.md")
+    assert not within("pages/a___b.md", "pages/a___bc.md") and not within("pages/a___b.md", "pages/a___b.md")
+    assert not within("pages/clilint.md", "journals/clilint___0.0.1.md")  # another folder
+
+
+#: A Logseq graph: a page, two pages under it in its namespace, a page of another namespace,
+#: and two journals that mention the page's name. "kayak" (Zipf 3.24) is rarer in English than
+#: the subject route's bar (4.0), not than the bar of a tie of notes all about it (3.0).
+GRAPH = {
+    "pages/kayak.md": "- Sea kayak, 5.2 m, bought second-hand in May.\n- Kept in the shed on two straps.\n",
+    "pages/kayak___repairs.md": "- Gelcoat scratch on the keel filled with epoxy putty.\n",
+    "pages/kayak___trips___2025.md": "- Three days along the coast, 42 km in all.\n",
+    "pages/tools___lint___ruff.md": "- Ruff lints Python fast.\n",
+    "journals/2026_07_14.md": "- Took the kayak out at dawn.\n- Long walk by the river.\n",
+    "journals/2026_08_05.md": "- Rinsed the kayak.\n- Dentist at 3.\n",
+}
+
+
+def test_pages_of_one_namespace_that_tie_are_named_together(tmp_path: Path) -> None:
+    notes = dict(FILLER)
+    notes.update(GRAPH)
+    with indexed_connection(tmp_path, notes) as conn:
+        d = decide(conn, "kayak")
+        top = [c["path"] for c in d.top_scores[:3]]
+    assert sorted(top) == ["pages/kayak.md", "pages/kayak___repairs.md", "pages/kayak___trips___2025.md"]
+    assert d.top_scores[0]["evidence"] == d.top_scores[2]["evidence"]
+    assert (d.spoken, d.route, d.notes) == (True, "subject", top)
+    assert any(r.startswith("ties with ") and r.endswith(", in one namespace with it: one subject, so it is judged against "
+                                                         "the other notes, and they are named together") for r in d.reasons)
+
+
+def test_pages_of_two_namespaces_that_tie_stay_silent(tmp_path: Path) -> None:
+    notes = dict(FILLER)
+    notes.update(GRAPH)
+    del notes["pages/kayak.md"]  # the two pages under it are siblings, with no page of theirs in the tie
+    notes["pages/gear___kayak.md"] = "- Paddle, spray deck, pump.\n"
+    with indexed_connection(tmp_path, notes) as conn:
+        d = decide(conn, "kayak")
+    assert sorted(c["path"] for c in d.top_scores[:3]) == [
+        "pages/gear___kayak.md", "pages/kayak___repairs.md", "pages/kayak___trips___2025.md",
+    ]
+    assert len({c["evidence"] for c in d.top_scores[:3]}) == 1
+    assert (d.spoken, d.route) == (False, "tie")
