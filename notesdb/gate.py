@@ -309,7 +309,10 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     subjects: :func:`verdict` judges them as one note against the rest and names them all. So is
     a tie between an outliner's page and the pages under it in its namespace (Logseq's
     ``clilint``, ``clilint/0.0.1`` and ``clilint/0.0.2/plan``; :func:`notesdb.links.within`),
-    which the outliner shows and links as one hierarchy. Measured on the labelled halves, the
+    which the outliner shows and links as one hierarchy, when the message is nothing but words
+    each of them holds (``Candidate.held`` at least ``settings.subject_held``): a page's name
+    carries its namespace's, so "how do i speed up my python code" ties ``code/python`` with
+    ``code/python/testing`` and names neither. Measured on the labelled halves, the
     blind folders and the generic messages against them: +1 hit ("clilint", a Logseq graph
     whose pages are 63% namespaced), nothing else changed; dots as namespace separators too
     (Dendron's ``tools.make.snippets.md``) gained 2 hits for 1 wrong answer and 3 false alarms,
@@ -319,18 +322,22 @@ def linked_tie(cands: list[Candidate], settings: Settings) -> list[Candidate]:
     :returns: ``[top, tied...]`` in ranking order: the top and every candidate it does not
         clearly lead (tied, or led less than ``min_lead`` times), when there are two to
         ``MAX_NOTES`` of them and each two of them are linked, copies, or pages of one namespace
-        (one under the other, or both under a page of the group); a hub linking two notes that
-        are not linked with each other does not make them one subject; else ``[]``
+        (one under the other, or both under a page of the group) that hold the whole message; a
+        hub linking two notes that are not linked with each other does not make them one
+        subject; else ``[]``
     """
     group = _leading_tie(cands, settings)
     if not group:
         return []
     found = [_targets(c) for c in group]
-    roots = [c.path for c in group if all(c is d or within(c.path, d.path) for d in group)]
+    # pages of one namespace only for a message that is nothing but words they hold: a child
+    # page's name carries its parent's, so a question using that name ties them all
+    whole = all(c.held >= settings.subject_held for c in group)
+    roots = [c.path for c in group if all(c is d or within(c.path, d.path) for d in group)] if whole else []
     for i, a in enumerate(group):
         for j in range(i + 1, len(group)):
             b = group[j]
-            if not (linked(a.path, found[i], b.path, found[j]) or copies(a, b) or _one_namespace(a, b, roots)):
+            if not (linked(a.path, found[i], b.path, found[j]) or copies(a, b) or (whole and _one_namespace(a, b, roots))):
                 return []
     return group
 

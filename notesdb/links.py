@@ -214,26 +214,34 @@ def linked(a_path: str, a_targets: Iterable[str], b_path: str, b_targets: Iterab
 _NAMESPACE_SEP: Final = re.compile(r"___|%2F", re.IGNORECASE)
 
 
+def _page_name(path: str) -> tuple[str, str]:
+    """The folder of the note at ``path`` as written and its file name folded (:func:`_fold`,
+    which drops ``.md``), without a ``.markdown`` extension either."""
+    folder, _, name = path.rpartition("/")
+    name = _fold(name)
+    return folder, name[: -len(".markdown")] if name.endswith(".markdown") else name
+
+
 def namespace(path: str) -> tuple[str, ...]:
     """The namespace of the page at ``path`` as its parts, folded (:func:`_fold`), from its
     file name: ``("person", "codekiln", "clilint")`` for ``pages/Person___codekiln___clilint.md``;
     ``()`` for a file name without a namespace separator (:data:`_NAMESPACE_SEP`) or with an
     empty part."""
-    name = _fold(path).rsplit("/", 1)[-1]
-    parts = tuple(_NAMESPACE_SEP.split(name))
+    parts = tuple(_NAMESPACE_SEP.split(_page_name(path)[1]))
     return parts if len(parts) > 1 and all(parts) else ()
 
 
 def within(a_path: str, b_path: str) -> bool:
-    """True when the page at ``b_path`` is the page at ``a_path`` or sits under it in a
-    namespace (:func:`namespace`): ``Person/codekiln/clilint/0.0.1`` is within
-    ``Person/codekiln/clilint``. Both pages must be in the same folder, as an outliner keeps
-    its pages; a page whose file name has no separator is the root of the namespaces that start
-    with its name (``clilint.md`` holds ``clilint___plan.md``)."""
-    a_dir, b_dir = (_fold(p).rpartition("/")[0] for p in (a_path, b_path))
+    """True when the page at ``b_path`` sits under the page at ``a_path`` in a namespace
+    (:func:`namespace`): ``Person/codekiln/clilint/0.0.1`` is within
+    ``Person/codekiln/clilint``. Both pages must be in the same folder (as written: ``Pages/``
+    and ``pages/`` are two folders), as an outliner keeps its pages; a page whose file name has
+    no separator is the root of the namespaces that start with its name (``clilint.md`` holds
+    ``clilint___plan.md``)."""
+    (a_dir, a_name), (b_dir, _) = _page_name(a_path), _page_name(b_path)
     if a_dir != b_dir:
         return False
-    a = namespace(a_path) or (_fold(a_path).rsplit("/", 1)[-1],)
+    a = namespace(a_path) or (a_name,)
     b = namespace(b_path)
     return len(b) > len(a) and b[: len(a)] == a
 

@@ -494,6 +494,10 @@ def test_a_namespace_is_read_from_an_outliners_file_name() -> None:
     assert within("pages/a___b.md", "pages/a___b___c.md") and not within("pages/a___b___c.md", "pages/a___b.md")
     assert not within("pages/a___b.md", "pages/a___bc.md") and not within("pages/a___b.md", "pages/a___b.md")
     assert not within("pages/clilint.md", "journals/clilint___0.0.1.md")  # another folder
+    assert not within("Pages/clilint.md", "pages/clilint___0.0.1.md")  # two folders on a case-sensitive disk
+    # a page kept as .markdown, as notesdb reads those too
+    assert namespace("pages/x___y.markdown") == ("x", "y")
+    assert within("pages/x.markdown", "pages/x___y.md") and within("pages/x___y.md", "pages/x___y___z.markdown")
 
 
 #: A Logseq graph: a page, two pages under it in its namespace, a page of another namespace,
@@ -534,3 +538,23 @@ def test_pages_of_two_namespaces_that_tie_stay_silent(tmp_path: Path) -> None:
     ]
     assert len({c["evidence"] for c in d.top_scores[:3]}) == 1
     assert (d.spoken, d.route) == (False, "tie")
+
+
+def test_a_question_using_a_namespaces_name_does_not_make_its_pages_one_subject(tmp_path: Path) -> None:
+    """A page's name carries its namespace's ("code python testing" under "code python"), so a
+    question that uses the namespace's name and asks more ties its pages; they are one subject
+    only for a message that is nothing but words they hold. (A generic coding question named
+    both pages, route lead, before that condition.)"""
+    notes = dict(FILLER)
+    for page in ("code", "code___python", "code___python___testing", "code___rust", "writing___blog"):
+        subject = page.rsplit("___", 1)[-1]
+        notes[f"pages/{page}.md"] = f"- {subject}: things to remember about {subject}\n- last updated in spring\n"
+    with indexed_connection(tmp_path, notes) as conn:
+        d = decide(conn, "how do i speed up my python code")
+        alone = decide(conn, "python")
+    assert [(c["path"], c["evidence"]) for c in d.top_scores[:3]] == [
+        ("pages/code___python.md", 3.738), ("pages/code___python___testing.md", 3.738), ("pages/code.md", 0.84),
+    ]
+    assert (d.spoken, d.route) == (False, "tie")
+    # the message is nothing but the namespace's word: the pages are one subject
+    assert (alone.spoken, alone.notes) == (True, ["pages/code___python.md", "pages/code___python___testing.md"])
