@@ -99,6 +99,7 @@ class Route:
     BAD_INPUT: Final = "bad-input"  # the hook's event had no usable prompt
     ERROR: Final = "error"  # the hook failed; the problem is in its fallback log
     SAID: Final = "said-before"  # every note it would name was named earlier in the conversation
+    MENTIONED: Final = "in-message"  # every note it would name is attached by the message itself (an @-mention)
 
 
 #: A route whose evidence bar is set at least this high is switched off (``margin_evidence``

@@ -415,6 +415,12 @@ def run(
                     from notesdb.conversation import earlier, hold_back
 
                     hold_back(decision, earlier(conn, session_id, db_path=db_path), config.gate)
+                if decision.spoken and "@" in prompt:
+                    from notesdb.mentions import hold_back_mentioned, mentioned_notes
+
+                    cwd = event.get("cwd")
+                    cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
+                    hold_back_mentioned(decision, mentioned_notes(prompt, cwd, str(notes), decision.notes))
             if deliver is not None and decision.spoken and decision.line:
                 undelivered = deliver(answer(event_name, decision.line))
                 if undelivered:
