@@ -577,11 +577,12 @@ def check(
 
         # as the hook reads it: with the decisions it could not log (database locked)
         hold_back(d, earlier(o.conn, session, db_path=o.db_path), o.config.gate)
-    if d.spoken and "@" in message and o.notes:
-        from notesdb.mentions import hold_back_mentioned, mentioned_notes
+    if "@" in message and o.notes:
+        from notesdb.mentions import attached_notes, hold_back_mentioned
 
         # as the hook reads a mention, from the folder the command runs in
-        hold_back_mentioned(d, mentioned_notes(message, None, str(o.notes), d.notes))
+        d.attached = attached_notes(message, None, str(o.notes), o.conn)
+        hold_back_mentioned(d, d.attached)
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=_ascii_json()))
         return

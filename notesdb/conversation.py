@@ -7,7 +7,9 @@ logs each decision with its ``session_id`` (``notesdb.log``); before it answers,
 earlier in the same session, and the evidence each was named with, are read back
 (:func:`earlier`), and :func:`hold_back` drops a note whose evidence now is less than
 ``Settings.repeat_ratio`` times its evidence then. When every note would be dropped, the
-decision turns silent with route ``said-before``.
+decision turns silent with route ``said-before``. A note an earlier message attached itself
+with an ``@``-mention (``notesdb.mentions``; the log's ``attached`` column) is held back
+whatever the evidence now: the client put the whole note in the assistant's context.
 
 Standard library only: it runs on the hook path.
 """
@@ -27,11 +29,16 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["SESSION_HOURS", "UNLOGGED", "earlier", "named_in", "hold_back"]
+__all__ = ["SESSION_HOURS", "UNLOGGED", "ATTACHED", "earlier", "named_in", "attached_in", "hold_back"]
 
 #: Decisions older than this are not read back: a Claude Code session is one sitting, and the
 #: bound lets the query use the ``decisions_time`` index however long the log grows.
 SESSION_HOURS: Final = 24
+
+#: What :func:`earlier` gives as the evidence of a note an earlier message attached itself with
+#: an ``@``-mention (``notesdb.mentions``): the client put the whole note in the assistant's
+#: context, so :func:`hold_back` holds it back whatever the evidence now.
+ATTACHED: Final = -1.0
 
 #: The start of the ``error`` of a spoken decision the hook could not write to the log (the
 #: database locked past its wait): it went to ``hook-errors.jsonl`` with the notes it named.
@@ -55,7 +62,8 @@ def earlier(
         log for it (``UNLOGGED``), in the ``hook-errors.jsonl`` beside it, count as named too,
         so that a note named while another process held the database is not named again on
         the next message. A missing or unreadable file, and a damaged line, count for nothing.
-    :returns: ``{note path: evidence}``; empty for an empty ``session_id``
+    :returns: ``{note path: evidence}``; :data:`ATTACHED` for a note a message attached
+        itself; empty for an empty ``session_id``
     """
     if not session_id:
         return {}
@@ -63,24 +71,34 @@ def earlier(
     since = time.strftime("%Y-%m-%dT%H:%M:%S.000+00:00", time.gmtime(time.time() - hours * 3600))
     named: dict[str, float] = {}
     rows = conn.execute(
-        "SELECT notes, top_scores FROM decisions WHERE time >= ? AND session_id = ? AND spoken = 1",
+        "SELECT spoken, notes, top_scores, attached FROM decisions "
+        "WHERE time >= ? AND session_id = ? AND (spoken = 1 OR attached != '[]')",
         (since, session_id),
     )
-    for notes_json, scores_json in rows:
-        for path, evidence in named_in(notes_json, scores_json).items():
-            named[path] = max(named.get(path, 0.0), evidence)
+    attached: set[str] = set()
+    for spoken, notes_json, scores_json, attached_json in rows:
+        if spoken:
+            for path, evidence in named_in(notes_json, scores_json).items():
+                named[path] = max(named.get(path, 0.0), evidence)
+        attached.update(attached_in(attached_json))
     if db_path is not None:
         from notesdb.hook import _absolute  # the database as the hook names it in that file
 
         for path, evidence in _unlogged(db_path.with_name("hook-errors.jsonl"), _absolute(db_path), session_id, since).items():
-            named[path] = max(named.get(path, 0.0), evidence)
+            if evidence == ATTACHED:
+                attached.add(path)
+            else:
+                named[path] = max(named.get(path, 0.0), evidence)
+    for path in attached:
+        named[path] = ATTACHED
     return named
 
 
 def _unlogged(errors_file: "os.PathLike[str] | str", db: str | None, session_id: str, since: str) -> dict[str, float]:
     """The notes named by the spoken decisions of ``session_id`` since ``since`` (ISO 8601 UTC)
     that the hook wrote to ``errors_file`` instead of the log, with their evidence (0.0 when
-    the entry has none). Reads the last ``UNLOGGED_TAIL_BYTES`` of the file; never raises."""
+    the entry has none; :data:`ATTACHED` for a note the message attached itself). Reads the
+    last ``UNLOGGED_TAIL_BYTES`` of the file; never raises."""
     try:
         with open(errors_file, "rb") as f:
             size = f.seek(0, os.SEEK_END)
@@ -104,12 +122,25 @@ def _unlogged(errors_file: "os.PathLike[str] | str", db: str | None, session_id:
                 continue
             scores = entry.get("evidence") or {}
             for path in entry.get("notes") or []:
-                if isinstance(path, str):
+                if isinstance(path, str) and named.get(path) != ATTACHED:
                     evidence = float(scores.get(path, 0.0)) if isinstance(scores, dict) else 0.0
                     named[path] = max(named.get(path, 0.0), evidence)
+            for path in entry.get("attached") or []:
+                if isinstance(path, str):
+                    named[path] = ATTACHED
         except (ValueError, TypeError, AttributeError):
             continue
     return named
+
+
+def attached_in(attached_json: str | None) -> list[str]:
+    """The notes one logged decision's message attached itself (its ``attached`` column, JSON:
+    ``notesdb.mentions``); ``[]`` when the column cannot be read."""
+    try:
+        paths = json.loads(attached_json or "[]")
+    except ValueError:
+        return []
+    return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
 
 
 def named_in(notes_json: str | None, scores_json: str | None) -> dict[str, float]:
@@ -138,7 +169,12 @@ def hold_back(decision: Decision, before: dict[str, float], settings: Settings) 
     for path in decision.notes:
         # a note named without lexical evidence (by meaning, ``notesdb.meaning``) is held back
         # whatever its evidence now: no ratio of nothing measures "much more about it"
-        if path in before and (before[path] <= 0 or now.get(path, 0.0) < settings.repeat_ratio * before[path]):
+        if path in before and before[path] == ATTACHED:
+            held.append(path)
+            decision.reasons.append(
+                f"held back {path}: an earlier message of this conversation attached it (an @-mention)"
+            )
+        elif path in before and (before[path] <= 0 or now.get(path, 0.0) < settings.repeat_ratio * before[path]):
             held.append(path)
             decision.reasons.append(
                 f"held back {path}: named earlier in this conversation (evidence "

@@ -137,6 +137,7 @@ class Decision:
     error: str = ""
     parts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, path, desc) named
     folder: str | None = None  # the notes folder the line's paths are under (None: relative)
+    attached: list[str] = field(default_factory=list)  # notes the message attached itself (@-mentions)
 
 
     def to_json(self) -> dict[str, Any]:
@@ -153,6 +154,7 @@ class Decision:
             "whole_names": self.whole_names,
             "elapsed_ms": round(self.elapsed_ms, 2),
             "error": self.error,
+            "attached": self.attached,
         }
 
 

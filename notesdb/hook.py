@@ -415,12 +415,13 @@ def run(
                     from notesdb.conversation import earlier, hold_back
 
                     hold_back(decision, earlier(conn, session_id, db_path=db_path), config.gate)
-                if decision.spoken and "@" in prompt:
-                    from notesdb.mentions import hold_back_mentioned, mentioned_notes
+                if "@" in prompt:  # a note the message attaches is in the assistant's context
+                    from notesdb.mentions import attached_notes, hold_back_mentioned
 
                     cwd = event.get("cwd")
                     cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
-                    hold_back_mentioned(decision, mentioned_notes(prompt, cwd, str(notes), decision.notes))
+                    decision.attached = attached_notes(prompt, cwd, str(notes), conn)
+                    hold_back_mentioned(decision, decision.attached)
             if deliver is not None and decision.spoken and decision.line:
                 undelivered = deliver(answer(event_name, decision.line))
                 if undelivered:
@@ -457,6 +458,7 @@ def run(
                     "notes": decision.notes,
                     # read back by conversation.earlier: the note is in the assistant's context
                     "evidence": {s["path"]: s["evidence"] for s in decision.top_scores if s["path"] in decision.notes},
+                    "attached": decision.attached,
                     "session_id": _session_id(event.get("session_id")),
                 },
                 notes,

@@ -46,8 +46,8 @@ def record(
     """
     cur = conn.execute(
         """INSERT INTO decisions(time, session_id, cwd, prompt, spoken, line, notes, top_scores,
-                                 route, elapsed_ms, error)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                                 route, elapsed_ms, error, attached)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         (
             now_iso(),
             session_id,
@@ -65,6 +65,7 @@ def record(
             decision.route,
             round(decision.elapsed_ms, 3),
             decision.error,
+            json.dumps(decision.attached),
         ),
     )
     return int(cur.lastrowid or 0)

@@ -5,9 +5,10 @@ the message: ``@projects/voice-bay.md``, ``@"My Notes/voice bay.md"`` (a path wi
 quotes), ``@~/notes/voice-bay.md``, ``@projects/voice-bay.md#L5-10`` (some of its lines). A
 note the message attaches is in the assistant's context already, so naming it again is noise:
 :func:`hold_back_mentioned` drops it from the line, as ``notesdb.conversation`` drops a note
-named earlier in the conversation. The mention is resolved as the client resolves it: a
-relative path against the session's working folder (the hook event's ``cwd``), ``~`` against
-the home folder, symbolic links followed on both sides.
+named earlier in the conversation, and the log keeps it (``decisions.attached``), so that
+the next messages of the conversation do not name it either. The mention is resolved as the
+client resolves it: a relative path against the session's working folder (the hook event's
+``cwd``), ``~`` against the home folder, symbolic links followed on both sides.
 
 Standard library only: it runs on the hook path, and only for a message holding an ``@``.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 
 from notesdb.gate import Decision, Route, format_line
 
@@ -23,7 +25,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["MAX_MENTIONS", "mentions", "mentioned_notes", "hold_back_mentioned"]
+__all__ = ["MAX_MENTIONS", "mentions", "attached_notes", "hold_back_mentioned"]
 
 #: Mentions read per message at most, in order: a paste full of ``@`` (a log of e-mail
 #: addresses, decorators) is not a list of files to attach.
@@ -61,41 +63,44 @@ def mentions(message: str) -> list[str]:
     return out
 
 
-def mentioned_notes(message: str, cwd: str | None, folder: str, notes: list[str]) -> list[str]:
-    """The notes among ``notes`` that the message attaches with a mention (:func:`mentions`).
+def attached_notes(message: str, cwd: str | None, folder: str, conn: sqlite3.Connection) -> list[str]:
+    """The indexed notes the message attaches with a mention (:func:`mentions`).
 
     :param message: the prompt
     :param cwd: the folder a relative mention is read from (the hook event's ``cwd``); None or
         empty: the process's working folder
     :param folder: the notes folder (absolute, or relative to the process's working folder)
-    :param notes: paths relative to ``folder`` (``Decision.notes``)
-    :returns: those of ``notes`` that a mention names, in their order; ``[]`` when none does.
-        A path that cannot be resolved (an unreadable folder, a loop of links) names nothing.
+    :param conn: the notes folder's database: a mention names a note only when the index holds
+        the path it resolves to (a file of the folder that is no note, a folder, is not one)
+    :returns: note paths relative to ``folder``, each once, in the message's order; ``[]`` when
+        no mention names a note. A path that cannot be resolved (a NUL in it, a loop of links)
+        names nothing.
     """
     found = mentions(message)
-    if not found or not notes:
+    if not found:
+        return []
+    try:
+        root = os.path.realpath(folder)
+    except (OSError, ValueError):
         return []
     base = cwd or os.getcwd()
-    named = set()
+    out: list[str] = []
     for path in found:
         try:
-            full = os.path.join(base, os.path.expanduser(path))
-            named.add(os.path.realpath(full))
+            full = os.path.realpath(os.path.join(base, os.path.expanduser(path)))
         except (OSError, ValueError):  # ValueError: a NUL in the path
             continue
-    out = []
-    for note in notes:
-        try:
-            if os.path.realpath(os.path.join(folder, note)) in named:
-                out.append(note)
-        except (OSError, ValueError):
+        if not full.startswith(root + os.sep):
             continue
+        rel = full[len(root) + 1 :].replace(os.sep, "/")
+        if rel not in out and conn.execute("SELECT 1 FROM notes WHERE path = ?", (rel,)).fetchone():
+            out.append(rel)
     return out
 
 
 def hold_back_mentioned(decision: Decision, mentioned: list[str]) -> Decision:
     """Drop from a spoken ``decision`` the notes the message attaches itself (``mentioned``,
-    from :func:`mentioned_notes`). Changes and returns ``decision``; its reasons say what was
+    from :func:`attached_notes`). Changes and returns ``decision``; its reasons say what was
     held back. When every note is dropped, it turns silent with route ``in-message``.
     """
     if not decision.spoken or not mentioned:

@@ -626,3 +626,13 @@ def m024_reread_outliner_pages(db: Database) -> None:
     ``m023_reread_site_notes`` had them read."""
     _reread(db, "1")  # every note
     db.execute("PRAGMA user_version = 24")
+
+
+@migrations()
+def m025_decisions_attached(db: Database) -> None:
+    """``decisions.attached``: the notes a message attached itself with an ``@``-mention
+    (``notesdb.mentions``), which the client put in the assistant's context; the conversation
+    rule (``notesdb.conversation.earlier``) reads them back as named. Empty for older rows."""
+    if "attached" not in {c.name for c in db["decisions"].columns}:  # (a copy made after it, marked older)
+        db.execute("ALTER TABLE decisions ADD COLUMN attached TEXT NOT NULL DEFAULT '[]'")
+    db.execute("PRAGMA user_version = 25")

@@ -91,7 +91,9 @@ def replay(conn: sqlite3.Connection, settings: Settings, limit: int | None = Non
     Each prompt goes through :func:`notesdb.decide.decide`, the hook's judgement, in the same
     conversation as the hook judged it: the notes named earlier in its ``session_id`` (within
     ``conversation.SESSION_HOURS`` before it) are held back as the hook holds them back
-    (:func:`notesdb.conversation.hold_back`, route ``said-before``). The messages are replayed
+    (:func:`notesdb.conversation.hold_back`, route ``said-before``), and the notes its message
+    attached itself, as the log keeps them (``decisions.attached``), are held back
+    (:func:`notesdb.mentions.hold_back_mentioned`, route ``in-message``). The messages are replayed
     oldest first, and each one's notes count as named by what it says when replayed; an earlier
     message of the conversation that is not replayed (its prompt was not stored, or it lies
     before the ``limit`` newest) counts with the notes it was logged with. So unchanged notes and
@@ -104,11 +106,12 @@ def replay(conn: sqlite3.Connection, settings: Settings, limit: int | None = Non
     :param limit: replay only the newest ``limit`` decisions; None for all
     :returns: one :class:`Replayed` per decision, newest first
     """
-    from notesdb.conversation import hold_back, named_in
+    from notesdb.conversation import ATTACHED, attached_in, hold_back, named_in
     from notesdb.decide import decide
+    from notesdb.mentions import hold_back_mentioned
 
     sql = (
-        "SELECT id, time, prompt, spoken, notes, route, session_id FROM decisions "
+        "SELECT id, time, prompt, spoken, notes, route, session_id, attached FROM decisions "
         "WHERE prompt IS NOT NULL ORDER BY id DESC"
     )
     params: tuple[Any, ...] = ()
@@ -122,30 +125,40 @@ def replay(conn: sqlite3.Connection, settings: Settings, limit: int | None = Non
     # that is not replayed: what the assistant was shown then
     said: dict[str, list[tuple[int, str, dict[str, float]]]] = {}
     if sessions and rows:
-        for did, when, sid, notes_json, scores_json in conn.execute(
-            "SELECT id, time, session_id, notes, top_scores FROM decisions "
-            "WHERE spoken = 1 AND session_id != '' AND id < ? ORDER BY id",
+        for did, when, sid, spoke, notes_json, scores_json, attached_json in conn.execute(
+            "SELECT id, time, session_id, spoken, notes, top_scores, attached FROM decisions "
+            "WHERE (spoken = 1 OR attached != '[]') AND session_id != '' AND id < ? ORDER BY id",
             (rows[-1][0],),
         ):
             if sid in sessions and did not in replayed:
-                said.setdefault(sid, []).append((did, when, named_in(notes_json, scores_json)))
+                named = named_in(notes_json, scores_json) if spoke else {}
+                named.update(dict.fromkeys(attached_in(attached_json), ATTACHED))
+                said.setdefault(sid, []).append((did, when, named))
     out = []
-    for did, when, prompt, spoken, notes, route, sid in rows:
+    for did, when, prompt, spoken, notes, route, sid, attached_json in rows:
         d = decide(conn, prompt, settings)
+        # the notes its message attached, as the hook resolved them then
+        attached = attached_in(attached_json)
         if sid and d.spoken:
             since = _session_start(when)
             before_now: dict[str, float] = {}
             for other, at, named in said.get(sid, []):
                 if other < did and at >= since:
                     for path, evidence in named.items():
-                        before_now[path] = max(before_now.get(path, 0.0), evidence)
+                        if evidence == ATTACHED or before_now.get(path) == ATTACHED:
+                            before_now[path] = ATTACHED
+                        else:
+                            before_now[path] = max(before_now.get(path, 0.0), evidence)
             hold_back(d, before_now, settings)
+        hold_back_mentioned(d, attached)
         # judged to speak but never shown (the client had closed the hook's stdout): the
         # judgement is compared, and the assistant was told nothing for the hold-back
         undelivered = not spoken and route in SPOKEN
         if sid and d.spoken and not undelivered:
             scores = {x["path"]: float(x["evidence"]) for x in d.top_scores}
             said.setdefault(sid, []).append((did, when, {p: scores.get(p, 0.0) for p in d.notes}))
+        if sid and attached:
+            said.setdefault(sid, []).append((did, when, dict.fromkeys(attached, ATTACHED)))
         judged = bool(spoken) or undelivered
         before = {"spoken": judged, "notes": json.loads(notes or "[]") if judged else [], "route": route}
         after = {"spoken": d.spoken, "notes": list(d.notes) if d.spoken else [], "route": d.route}

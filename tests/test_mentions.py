@@ -13,7 +13,9 @@ import pytest
 from conftest import NOTESDB_EXE, decision_rows, write_and_index
 
 from notesdb.gate import Decision
-from notesdb.mentions import MAX_MENTIONS, hold_back_mentioned, mentioned_notes, mentions
+from notesdb.db import open_db
+from notesdb.mentions import MAX_MENTIONS, attached_notes, hold_back_mentioned, mentions
+from notesdb.sync import sync
 
 NOTES = {
     "bees/beehives.md": "---\ntitle: Beehives\ndescription: Two hives at the bottom of the garden, inspections "
@@ -36,16 +38,21 @@ def test_mentions_are_read_as_clients_write_them() -> None:
 def test_a_mention_names_a_note_from_the_working_folder_or_by_its_whole_path(tmp_path: Path) -> None:
     vault = tmp_path / "notes"
     (vault / "bees").mkdir(parents=True)
-    (vault / "bees" / "beehives.md").write_text("# Beehives\n")
-    (vault / "hens.md").write_text("# Hens\n")
+    (vault / "bees" / "beehives.md").write_text("# Beehives\n\nVarroa treatment in December.\n")
+    (vault / "hens.md").write_text("# Hens\n\nThree hens.\n")
+    (vault / "coop.jpg").write_bytes(b"\xff\xd8")
     (tmp_path / "link").symlink_to(vault)
-    named = ["bees/beehives.md", "hens.md"]
-    assert mentioned_notes("@bees/beehives.md why?", str(vault), str(vault), named) == ["bees/beehives.md"]
-    assert mentioned_notes("@../hens.md", str(vault / "bees"), str(vault), named) == ["hens.md"]
-    assert mentioned_notes(f"@{tmp_path}/link/hens.md", "/", str(vault), named) == ["hens.md"]  # through a link
-    # from another working folder the same relative path is another file
-    assert mentioned_notes("@bees/beehives.md", str(tmp_path), str(vault), named) == []
-    assert mentioned_notes("@bees/\x00.md", str(vault), str(vault), named) == []
+    conn = open_db(tmp_path / "n.db")
+    sync(conn, vault)
+    v = str(vault)
+    assert attached_notes("@bees/beehives.md why?", v, v, conn) == ["bees/beehives.md"]
+    assert attached_notes("@../hens.md and @../hens.md", str(vault / "bees"), v, conn) == ["hens.md"]
+    assert attached_notes(f"@{tmp_path}/link/hens.md", "/", v, conn) == ["hens.md"]  # through a link
+    # from another working folder the same relative path is another file; a file that is no
+    # note, the folder itself, a path outside it or with a NUL in it name nothing
+    assert attached_notes("@bees/beehives.md", str(tmp_path), v, conn) == []
+    for other in ("@coop.jpg", "@bees", f"@{tmp_path}/n.db", "@bees/\x00.md", "@../notes"):
+        assert attached_notes(other, v, v, conn) == [], other
 
 
 def test_holding_back_every_note_turns_the_decision_silent() -> None:
@@ -84,6 +91,40 @@ def test_the_hook_does_not_name_a_note_the_message_attaches(tmp_path: Path) -> N
     assert _hook(vault, db, f'@"{vault}/bees/beehives.md" {question}', "/tmp") is None
     # a mention of another file changes nothing
     assert _hook(vault, db, f"@hens.md {question}", str(vault)) == alone
+    assert json.loads(decision_rows(db)[-1]["attached"]) == ["hens.md"]
+
+
+@pytestmark_hook
+def test_a_note_attached_earlier_in_the_conversation_is_not_named_later(tmp_path: Path) -> None:
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", NOTES)
+
+    def say(prompt: str, session: str) -> str | None:
+        event = {"session_id": session, "cwd": str(vault), "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+        proc = subprocess.run([str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+                              input=json.dumps(event).encode(), capture_output=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 0 and proc.stderr == b""
+        return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] if proc.stdout else None
+
+    # the first message attaches the note; notesdb would not have named it for these words
+    assert say("@bees/beehives.md tidy this up please", "c-1") is None
+    assert json.loads(decision_rows(db)[-1]["attached"]) == ["bees/beehives.md"]
+    # the follow-up would name it (as it does in another conversation): it is in context already
+    follow = "when did we treat the beehives for varroa with oxalic acid"
+    assert say(follow, "c-1") is None
+    row = decision_rows(db)[-1]
+    assert (row["spoken"], row["route"]) == (0, "said-before")
+    line = say(follow, "c-2")
+    assert line is not None and "/bees/beehives.md)" in line
+    # a message that attaches the note it would name
+    assert say(f"@bees/beehives.md {follow}", "c-3") is None
+    # replayed with unchanged notes, each message in its conversation: the same answers
+    for extra in ([], ["--limit", "2"]):  # the newest 2: the message attaching it counts as logged
+        proc = subprocess.run([str(NOTESDB_EXE), "replay", "--notes", str(vault), "--db", str(db), "--json", *extra],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert (out["replayed"], out["changed"]) == (4 if not extra else 2, 0), out["decisions"]
+        assert [d["after"]["route"] for d in out["decisions"]][::-1] == [r["route"] for r in decision_rows(db)][-out["replayed"]:]
 
 
 @pytestmark_hook
@@ -95,4 +136,6 @@ def test_check_holds_back_a_mentioned_note_and_says_why(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("(silent: in-message)")
     assert "held back bees/beehives.md: the message attaches it (an @-mention)" in out.stdout
+    as_json = subprocess.run(args[:-1] + ["--json"], capture_output=True, text=True, timeout=60, cwd=vault)
+    assert json.loads(as_json.stdout)["attached"] == ["bees/beehives.md"]
     assert os.path.isfile(vault / "bees" / "beehives.md")  # nothing written into the folder

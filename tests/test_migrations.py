@@ -228,7 +228,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 24
+    assert user_version(conn) == store.SCHEMA_VERSION == 25
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
@@ -476,7 +476,7 @@ def test_the_upgrade_reads_every_note_again_as_an_outliner_shows_it(tmp_path: Pa
     marked = [("pages/Boiler.md",), ("pages/Dentist.md",), ("pages/Kitchen.md",)]
     assert marked_by(db_path, migrations_module.m024_reread_outliner_pages) == marked
     conn = open_db(db_path)
-    assert user_version(conn) == 24
+    assert user_version(conn) == store.SCHEMA_VERSION == 25
     assert sorted(sync(conn, vault).modified) == [p for (p,) in marked]
     assert conn.execute("SELECT path, headings, body, searchable FROM notes ORDER BY path").fetchall() == [
         ("pages/Boiler.md", "", "example:\nVaillant boiler", 1),
@@ -513,3 +513,19 @@ def test_the_upgrade_reads_again_only_notes_read_anew(
     path: str | None, title: str | None, aliases: str | None, headings: str | None, body: str | None, marked: int
 ) -> None:
     assert migrations_module._read_anew(path, title, aliases, headings, body) == marked
+
+
+def test_the_upgrade_adds_the_log_of_attached_notes(tmp_path: Path) -> None:
+    """Schema 25: ``decisions.attached``, the notes a message attached itself (``notesdb.mentions``),
+    empty for the rows logged before; a database marked older that has the column already (a copy
+    made after the upgrade) upgrades as well."""
+    vault, db_path, conn = synced(tmp_path, {"hens.md": "# Hens\n\nThree hens.\n"})
+    conn.execute("INSERT INTO decisions(time, route) VALUES ('2026-01-01T00:00:00.000+00:00', 'weak')")
+    conn.commit()
+    as_schema(conn, 24, "ALTER TABLE decisions DROP COLUMN attached")
+    conn = open_db(db_path)
+    assert user_version(conn) == store.SCHEMA_VERSION == 25
+    assert conn.execute("SELECT route, attached FROM decisions").fetchall() == [("weak", "[]")]
+    as_schema(conn, 24)  # the column stays
+    conn = open_db(db_path)
+    assert user_version(conn) == 25 and conn.execute("SELECT attached FROM decisions").fetchall() == [("[]",)]
