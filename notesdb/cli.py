@@ -578,10 +578,12 @@ def check(
         # as the hook reads it: with the decisions it could not log (database locked)
         hold_back(d, earlier(o.conn, session, db_path=o.db_path), o.config.gate)
     if "@" in message and o.notes:
-        from notesdb.mentions import attached_notes, hold_back_mentioned
+        from notesdb.mentions import attached_notes, hold_back_mentioned, mentions, referenced
 
-        # as the hook reads a mention, from the folder the command runs in
-        d.attached = attached_notes(message, None, str(o.notes), o.conn)
+        # as the hook reads Claude Code's mentions (or the files Gemini CLI appended), from the
+        # folder the command runs in
+        paths = referenced(message) or mentions(message)
+        d.attached = attached_notes(paths, None, str(o.notes), o.conn)
         hold_back_mentioned(d, d.attached)
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=_ascii_json()))

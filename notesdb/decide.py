@@ -108,6 +108,10 @@ def decide_with_ranking(
         ])
         d.elapsed_ms = (time.perf_counter() - t0) * 1000
         return d, None
+    if "\n--- Content from referenced files ---" in message:  # what Gemini CLI appended
+        from notesdb.mentions import typed_part
+
+        message = typed_part(message)
     n = searchable_count(conn)
     query = build_query(conn, message, n, settings)
     ranking = rank(conn, query, settings=settings)
@@ -129,7 +133,8 @@ def decide(
     Reads only; the caller syncs the index first if it wants fresh notes.
 
     :param conn: an open notesdb database (``db.open_db``)
-    :param message: the text as the person typed it, any length or content
+    :param message: the text as the person typed it, any length or content; the files Gemini
+        CLI appended to it are not judged (``notesdb.mentions.typed_part``)
     :param settings: thresholds and scoring weights; defaults when None
     :param folder: the notes folder's absolute path: the line then names each note by its
         absolute path (the assistant runs elsewhere); ``Decision.notes`` stay relative

@@ -415,12 +415,16 @@ def run(
                     from notesdb.conversation import earlier, hold_back
 
                     hold_back(decision, earlier(conn, session_id, db_path=db_path), config.gate)
-                if "@" in prompt:  # a note the message attaches is in the assistant's context
-                    from notesdb.mentions import attached_notes, hold_back_mentioned
+                # a note the message attached is in the assistant's context: Gemini CLI lists
+                # the files it attached in the prompt, Claude Code attaches its @-mentions
+                # (Codex CLI's events carry a turn_id; it attaches none)
+                if "@" in prompt and (event_name == "BeforeAgent" or "turn_id" not in event):
+                    from notesdb.mentions import attached_notes, hold_back_mentioned, mentions, referenced
 
+                    paths = referenced(prompt) if event_name == "BeforeAgent" else mentions(prompt)
                     cwd = event.get("cwd")
                     cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
-                    decision.attached = attached_notes(prompt, cwd, str(notes), conn)
+                    decision.attached = attached_notes(paths, cwd, str(notes), conn)
                     hold_back_mentioned(decision, decision.attached)
             if deliver is not None and decision.spoken and decision.line:
                 undelivered = deliver(answer(event_name, decision.line))

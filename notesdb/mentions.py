@@ -1,14 +1,25 @@
 """Notes the message attaches itself: a client's file mentions.
 
 Claude Code and Gemini CLI read a file the prompt names with ``@`` into the model's context with
-the message: ``@projects/voice-bay.md``, ``@"My Notes/voice bay.md"`` (a path with spaces, in
-quotes), ``@~/notes/voice-bay.md``, ``@projects/voice-bay.md#L5-10`` (some of its lines). A
-note the message attaches is in the assistant's context already, so naming it again is noise:
-:func:`hold_back_mentioned` drops it from the line, as ``notesdb.conversation`` drops a note
-named earlier in the conversation, and the log keeps it (``decisions.attached``), so that
-the next messages of the conversation do not name it either. The mention is resolved as the
-client resolves it: a relative path against the session's working folder (the hook event's
-``cwd``), ``~`` against the home folder, symbolic links followed on both sides.
+the message. A note the message attaches is in the assistant's context already, so naming it
+again is noise: :func:`hold_back_mentioned` drops it from the line, as ``notesdb.conversation``
+drops a note named earlier in the conversation, and the log keeps it (``decisions.attached``),
+so that the next messages of the conversation do not name it either. Each client is read as it
+attaches, checked with Claude Code 2.1.332 and Gemini CLI 0.61.0:
+
+- Claude Code (:func:`mentions`): ``@projects/voice-bay.md``, ``@"My Notes/voice bay.md"`` (a
+  path with spaces in quotes), ``@~/notes/voice-bay.md``; the path ends at a ``#``
+  (``@voice-bay.md#L5-10``, ``@voice-bay.md#wiring``) and before trailing punctuation
+  (``@voice-bay.md**``, ``@voice-bay.md,``); ``@`` after a letter or digit is an address, not a
+  mention; a backslash-escaped space is not read (``@varroa\\ log.md`` attaches nothing);
+- Gemini CLI (:func:`referenced`): it appends the files it attached to the prompt the hook
+  receives, under ``--- Content from referenced files ---`` with a ``Content from @PATH:`` line
+  for each; those paths are what it attached, and the appended text is not the person's
+  message (:func:`typed_part`, which ``notesdb.decide`` judges in its place);
+- Codex CLI attaches no file for an ``@``: nothing is held back for it.
+
+A path is resolved as the client resolves it: relative to the session's working folder (the
+hook event's ``cwd``), ``~`` against the home folder, symbolic links followed.
 
 Standard library only: it runs on the hook path, and only for a message holding an ``@``.
 """
@@ -25,26 +36,25 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["MAX_MENTIONS", "mentions", "attached_notes", "hold_back_mentioned"]
+__all__ = ["MAX_MENTIONS", "REFERENCED", "mentions", "referenced", "typed_part", "attached_notes", "hold_back_mentioned"]
 
-#: Mentions read per message at most, in order: a paste full of ``@`` (a log of e-mail
-#: addresses, decorators) is not a list of files to attach.
-MAX_MENTIONS: Final = 32
+#: Mentions read per message at most, in order: Claude Code 2.1.332 attaches the files of the
+#: first 100 ``@``-mentions of a message, not the 101st (measured).
+MAX_MENTIONS: Final = 100
 
-#: ``@"path with spaces"`` or ``@path`` (backslash-escaped spaces allowed), at the start of the
-#: message or after a space or an opening bracket, so that an e-mail address
-#: (``me@example.org``) and a decorator inside code (``x.@y``) are not mentions.
-_MENTION: Final = re.compile(r'(?:^|(?<=[\s(\[{]))@(?:"([^"\n]{1,1000})"|((?:\\ |[^\s"\\]){1,1000}))')
-#: A line range after the path (``#L5``, ``#L5-10``), which names part of the same file.
-_LINES: Final = re.compile(r"#L\d+(?:-\d+)?$")
-#: Punctuation that ends a sentence rather than a path ("see @notes/a.md, then ...").
-_TRAILING: Final = ".,;:!?)]}'"
+#: ``@"path"`` or ``@path`` not after a letter, digit or ``_`` (``me@example.org`` is no mention).
+_MENTION: Final = re.compile(r'(?<!\w)@(?:"([^"\n]{0,1000})"|([^\s"]{1,1000}))')
+#: The end of a mentioned path: its last letter, digit or ``_`` (``notes.md**`` is ``notes.md``).
+_PATH_END: Final = re.compile(r".*\w", re.DOTALL)
+
+#: How Gemini CLI opens the files it attached, appended to the prompt, and how it heads each one.
+REFERENCED: Final = "\n--- Content from referenced files ---"
+_REFERENCED_FILE: Final = re.compile(r"^Content from @(.+):$", re.MULTILINE)
 
 
 def mentions(message: str) -> list[str]:
-    """The paths a message names with ``@``, as typed: quotes, a line range (``#L5-10``),
-    escaped spaces and sentence punctuation after the path taken off. At most
-    :data:`MAX_MENTIONS`, in order.
+    """The paths of a message's ``@``-mentions as Claude Code reads them (module docstring):
+    at most :data:`MAX_MENTIONS`, in order, as typed.
 
     :param message: the prompt as the person typed it
     :returns: e.g. ``["projects/voice-bay.md", "My Notes/voice bay.md"]`` for
@@ -54,47 +64,75 @@ def mentions(message: str) -> list[str]:
         return []
     out = []
     for m in _MENTION.finditer(message):
-        path = m.group(1) if m.group(1) is not None else m.group(2).replace("\\ ", " ").rstrip(_TRAILING)
-        path = _LINES.sub("", path)
-        if path:
+        path = m.group(1) if m.group(1) is not None else m.group(2)
+        path = path.split("#", 1)[0]
+        if m.group(1) is None:
+            end = _PATH_END.match(path)
+            path = end.group(0) if end else ""
+        if path.strip():
             out.append(path)
         if len(out) >= MAX_MENTIONS:
             break
     return out
 
 
-def attached_notes(message: str, cwd: str | None, folder: str, conn: sqlite3.Connection) -> list[str]:
-    """The indexed notes the message attaches with a mention (:func:`mentions`).
+def referenced(prompt: str) -> list[str]:
+    """The files Gemini CLI attached to ``prompt``: the paths of the ``Content from @PATH:``
+    lines after :data:`REFERENCED`, in order; ``[]`` when it attached none."""
+    at = prompt.find(REFERENCED)
+    return [] if at < 0 else _REFERENCED_FILE.findall(prompt, at)
 
-    :param message: the prompt
-    :param cwd: the folder a relative mention is read from (the hook event's ``cwd``); None or
+
+def typed_part(prompt: str) -> str:
+    """The prompt without the files Gemini CLI appended to it (:data:`REFERENCED` and what
+    follows): what the person typed. A prompt without them is returned as it is."""
+    at = prompt.find(REFERENCED)
+    return prompt if at < 0 else prompt[:at]
+
+
+def attached_notes(paths: list[str], cwd: str | None, folder: str, conn: sqlite3.Connection) -> list[str]:
+    """The indexed notes that ``paths`` (from :func:`mentions` or :func:`referenced`) name.
+
+    :param paths: paths as the message holds them: absolute, ``~/...``, or relative to ``cwd``
+    :param cwd: the folder a relative path is read from (the hook event's ``cwd``); None or
         empty: the process's working folder
     :param folder: the notes folder (absolute, or relative to the process's working folder)
-    :param conn: the notes folder's database: a mention names a note only when the index holds
-        the path it resolves to (a file of the folder that is no note, a folder, is not one)
-    :returns: note paths relative to ``folder``, each once, in the message's order; ``[]`` when
-        no mention names a note. A path that cannot be resolved (a NUL in it, a loop of links)
-        names nothing.
+    :param conn: the notes folder's database: a path names a note only when the index holds
+        it (a file of the folder that is no note, a folder, is not one). A note reached through
+        a link inside the folder (a linked subfolder) counts: the path is matched as written
+        and with its links followed.
+    :returns: note paths relative to ``folder``, each once, in order; ``[]`` when none is
+        named. A path that cannot be resolved (a NUL in it, a loop of links) names nothing.
     """
-    found = mentions(message)
-    if not found:
+    if not paths:
         return []
     try:
-        root = os.path.realpath(folder)
+        roots = list(dict.fromkeys((os.path.abspath(folder), os.path.realpath(folder))))
     except (OSError, ValueError):
         return []
     base = cwd or os.getcwd()
     out: list[str] = []
-    for path in found:
+    for path in paths:
         try:
-            full = os.path.realpath(os.path.join(base, os.path.expanduser(path)))
+            full = os.path.join(base, os.path.expanduser(path))
+            real = os.path.realpath(full)
+            forms = (os.path.normpath(full), real)
         except (OSError, ValueError):  # ValueError: a NUL in the path
             continue
-        if not full.startswith(root + os.sep):
-            continue
-        rel = full[len(root) + 1 :].replace(os.sep, "/")
-        if rel not in out and conn.execute("SELECT 1 FROM notes WHERE path = ?", (rel,)).fetchone():
-            out.append(rel)
+        for form in forms:
+            rel = next((form[len(r) + 1 :] for r in roots if form.startswith(r + os.sep)), None)
+            if rel is None:
+                continue
+            rel = rel.replace(os.sep, "/")
+            if rel in out or not conn.execute("SELECT 1 FROM notes WHERE path = ?", (rel,)).fetchone():
+                continue
+            try:
+                same = os.path.realpath(os.path.join(folder, rel)) == real
+            except (OSError, ValueError):
+                same = False
+            if same:
+                out.append(rel)
+                break
     return out
 
 

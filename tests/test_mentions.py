@@ -14,7 +14,7 @@ from conftest import NOTESDB_EXE, decision_rows, write_and_index
 
 from notesdb.gate import Decision
 from notesdb.db import open_db
-from notesdb.mentions import MAX_MENTIONS, attached_notes, hold_back_mentioned, mentions
+from notesdb.mentions import MAX_MENTIONS, attached_notes, hold_back_mentioned, mentions, referenced, typed_part
 from notesdb.sync import sync
 
 NOTES = {
@@ -25,14 +25,34 @@ NOTES = {
 }
 
 
-def test_mentions_are_read_as_clients_write_them() -> None:
+def test_mentions_are_read_as_claude_code_attaches_them() -> None:
     message = (
-        '@bees/beehives.md, and @"bees/varroa log.md" (see @~/notes/hens.md#L2-5) or @bees/varroa\\ log.md. '
-        "mail me@example.org; x = obj.@attr"
+        '@bees/beehives.md, and @"bees/varroa log.md" (see @~/notes/hens.md#L2-5) or @bees/beehives.md#varroa. '
+        "mail me@example.org; 。@hens.md and @hens.md** @\"hash#tag/x.md\""
     )
-    assert mentions(message) == ["bees/beehives.md", "bees/varroa log.md", "~/notes/hens.md", "bees/varroa log.md"]
+    assert mentions(message) == [
+        "bees/beehives.md", "bees/varroa log.md", "~/notes/hens.md", "bees/beehives.md", "hens.md", "hens.md", "hash",
+    ]
+    # a backslash-escaped space is not read: Claude Code attaches no such file
+    assert mentions("@bees/varroa\\ log.md") == ["bees/varroa"]
     assert mentions("no mention here") == [] and mentions("@") == [] and mentions('@"" then') == []
-    assert len(mentions(" ".join(f"@n{i}.md" for i in range(3 * MAX_MENTIONS)))) == MAX_MENTIONS
+    assert mentions("@** and @#") == []
+    assert len(mentions(" ".join(f"@n{i}.md" for i in range(3 * MAX_MENTIONS)))) == MAX_MENTIONS == 100
+
+
+#: A prompt as Gemini CLI 0.61.0 hands it to its BeforeAgent hook: the typed text, then the
+#: files it attached.
+GEMINI = (
+    "can you check this list @shopping.txt and @bees/beehives.md\n--- Content from referenced files ---\n"
+    "Content from @shopping.txt:\nlasagne sheets, ragu, bechamel, parmesan\n"
+    "Content from @bees/beehives.md:\n# Beehives\nOxalic acid in December.\n--- End of content ---"
+)
+
+
+def test_the_files_gemini_attached_are_read_from_its_prompt() -> None:
+    assert referenced(GEMINI) == ["shopping.txt", "bees/beehives.md"]
+    assert typed_part(GEMINI) == "can you check this list @shopping.txt and @bees/beehives.md"
+    assert referenced("@bees/beehives.md as typed") == [] and typed_part("as typed") == "as typed"
 
 
 def test_a_mention_names_a_note_from_the_working_folder_or_by_its_whole_path(tmp_path: Path) -> None:
@@ -41,18 +61,26 @@ def test_a_mention_names_a_note_from_the_working_folder_or_by_its_whole_path(tmp
     (vault / "bees" / "beehives.md").write_text("# Beehives\n\nVarroa treatment in December.\n")
     (vault / "hens.md").write_text("# Hens\n\nThree hens.\n")
     (vault / "coop.jpg").write_bytes(b"\xff\xd8")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "lasagne.md").write_text("# Lasagne\n\nRagu and bechamel.\n")
+    (vault / "linked recipes").symlink_to(tmp_path / "outside")  # a subfolder kept elsewhere
     (tmp_path / "link").symlink_to(vault)
     conn = open_db(tmp_path / "n.db")
     sync(conn, vault)
     v = str(vault)
-    assert attached_notes("@bees/beehives.md why?", v, v, conn) == ["bees/beehives.md"]
-    assert attached_notes("@../hens.md and @../hens.md", str(vault / "bees"), v, conn) == ["hens.md"]
-    assert attached_notes(f"@{tmp_path}/link/hens.md", "/", v, conn) == ["hens.md"]  # through a link
+
+    def attached(message: str, cwd: str = v) -> list[str]:
+        return attached_notes(mentions(message), cwd, v, conn)
+
+    assert attached("@bees/beehives.md why?") == ["bees/beehives.md"]
+    assert attached("@../hens.md and @../hens.md", str(vault / "bees")) == ["hens.md"]
+    assert attached(f"@{tmp_path}/link/hens.md", "/") == ["hens.md"]  # the folder through a link
+    assert attached('@"linked recipes/lasagne.md"') == ["linked recipes/lasagne.md"]  # a linked subfolder
     # from another working folder the same relative path is another file; a file that is no
     # note, the folder itself, a path outside it or with a NUL in it name nothing
-    assert attached_notes("@bees/beehives.md", str(tmp_path), v, conn) == []
-    for other in ("@coop.jpg", "@bees", f"@{tmp_path}/n.db", "@bees/\x00.md", "@../notes"):
-        assert attached_notes(other, v, v, conn) == [], other
+    assert attached("@bees/beehives.md", str(tmp_path)) == []
+    for other in ("@coop.jpg", "@bees", f"@{tmp_path}/n.db", "@bees/\x00.md", "@../notes", "@bees/beehives\\ x.md"):
+        assert attached(other) == [], other
 
 
 def test_holding_back_every_note_turns_the_decision_silent() -> None:
@@ -139,3 +167,37 @@ def test_check_holds_back_a_mentioned_note_and_says_why(tmp_path: Path) -> None:
     as_json = subprocess.run(args[:-1] + ["--json"], capture_output=True, text=True, timeout=60, cwd=vault)
     assert json.loads(as_json.stdout)["attached"] == ["bees/beehives.md"]
     assert os.path.isfile(vault / "bees" / "beehives.md")  # nothing written into the folder
+
+
+@pytestmark_hook
+def test_gemini_and_codex_events_are_read_as_those_clients_attach(tmp_path: Path) -> None:
+    notes = dict(NOTES)
+    notes["kitchen/lasagne.md"] = "# Lasagne\n\nRagu, bechamel, lasagne sheets, parmesan. Bake 40 minutes.\n"
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", notes)
+
+    def hook(event: dict[str, object]) -> str | None:
+        event = {"session_id": f"g-{len(decision_rows(db))}", "cwd": str(vault), **event}
+        proc = subprocess.run([str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+                              input=json.dumps(event).encode(), capture_output=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 0 and proc.stderr == b""
+        return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] if proc.stdout else None
+
+    question = "when did we treat the beehives for varroa"
+    # Gemini CLI: the files it attached follow the typed text; they are what is held back
+    gemini = f"@bees/beehives.md {question}\n--- Content from referenced files ---\nContent from @bees/beehives.md:\n" + NOTES["bees/beehives.md"] + "--- End of content ---"
+    assert hook({"hook_event_name": "BeforeAgent", "prompt": gemini}) is None
+    row = decision_rows(db)[-1]
+    assert (row["route"], json.loads(row["attached"])) == ("in-message", ["bees/beehives.md"])
+    # a quoted mention Gemini did not attach (no block) is not held back
+    line = hook({"hook_event_name": "BeforeAgent", "prompt": f'@"bees/beehives.md" {question}'})
+    assert line is not None and "/bees/beehives.md)" in line
+    # the text of an attached file that is no note is not the person's words
+    shopping = (
+        "can you check this list @shopping.txt\n--- Content from referenced files ---\nContent from @shopping.txt:\n"
+        "lasagne sheets, ragu, bechamel, parmesan\n--- End of content ---"
+    )
+    assert hook({"hook_event_name": "BeforeAgent", "prompt": shopping}) is None
+    assert decision_rows(db)[-1]["route"] == "no-match"  # judged on its words alone; the list names the lasagne note
+    # Codex CLI (its events carry a turn_id) attaches no file: the note is named as usual
+    codex = hook({"hook_event_name": "UserPromptSubmit", "turn_id": "t-1", "model": "gpt", "prompt": f"@bees/beehives.md {question}"})
+    assert codex is not None and "/bees/beehives.md)" in codex
