@@ -539,9 +539,13 @@ def _held_names(cand: Candidate) -> list[tuple[str, list[str], float]]:
 
 def _read_held_names(cand: Candidate, names: list[tuple[str, list[str]]]) -> list[tuple[str, list[str], float]]:
     found = {h.word for h in cand.hits if h.place == "title" and h.evidence > 0}
+    # a word of the name the message typed as it is: its evidence may have come from another
+    # form elsewhere in the note ("winter" found as "winters" in a heading, rarer in the folder
+    # and so weightier than "winter" in the title), but the message holds that word of the name
+    typed = {h.token for h in cand.hits if h.evidence > 0}
     out = []
     for name, ws in names:
-        held = set(found)
+        held = found | (typed & set(ws))
         for a, b in joined_pairs(name):
             if a + b in found:
                 held.update((a, b))

@@ -68,6 +68,25 @@ def test_title_share_counts_the_words_of_the_best_named_name() -> None:
     assert title_share(tok) == 0.5
 
 
+def test_a_name_word_typed_as_it_is_is_held_whatever_form_brought_its_evidence() -> None:
+    """"when does the winter tyre thing start here, is it 15 nov or 1 nov" beside the note
+    "Winter tyres, chains and the winter rules" (``winter-tyres-chains.md``): "winter" is in
+    most notes of that household, "winters" in one heading of this note, so the word's evidence
+    came from "winters" in the headings, and the message held only "tyres" of the note's names:
+    off its subject, silent (a blind household's case). The message holds "winter" as typed."""
+    winters = Hit(token="winter", word="winters", how="inflected", weight=0.9, place="headings", doc_freq=1,
+                  evidence=1.28, full=1.42, zipf=4.6)
+    tyres = Hit(token="tyre", word="tyres", how="inflected", weight=0.9, place="title", doc_freq=3,
+                evidence=2.62, full=2.91, zipf=3.9)
+    c = _cand("Winter tyres, chains and the winter rules", [winters, tyres], 11.0)
+    c.path = "vehicles/winter-tyres-chains.md"
+    assert title_words(c) == [["winter", "tyres", "chains", "rules"], ["winter", "tyres", "chains"]]
+    assert title_share(c) == pytest.approx(2 / 3)  # "winter" and "tyres" of the file name's three
+    # a form the message did not type is not held ("winters" typed is another word than "winter")
+    c.hits = [replace(winters, token="winters"), tyres]
+    assert title_share(c) == pytest.approx(1 / 3)
+
+
 def test_the_type_of_a_claude_code_memory_file_is_not_its_subject() -> None:
     """Claude Code names its memory files ``<type>_<topic>`` (``project_brindle.md``, front
     matter ``name: project_brindle``): "brindle" is the whole subject, "project" the kind of note."""
