@@ -22,7 +22,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from notesdb.gate import Decision, Route, format_line
+from notesdb.gate import Decision, Route, keep_notes
 from notesdb.settings import Settings
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing (about 3 ms of every message)
@@ -184,13 +184,4 @@ def hold_back(decision: Decision, before: dict[str, float], settings: Settings) 
             keep.append(path)
     if not held:
         return decision
-    if not keep:
-        decision.spoken = False
-        decision.notes = []
-        decision.line = ""
-        decision.route = Route.SAID
-        return decision
-    parts = {p: (t, p, d) for t, p, d in decision.parts}
-    decision.notes = keep
-    decision.line = format_line([parts[p] for p in keep], folder=decision.folder)
-    return decision
+    return keep_notes(decision, keep, Route.SAID)

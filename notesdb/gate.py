@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 
     from notesdb.rank import Candidate, Hit, Ranking
 
-__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "subject_tie", "title_words", "title_share", "coined_name", "off_title", "many_words", "many_words_lead", "margin", "tied", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
+__all__ = ["Settings", "Route", "SPOKEN", "NEVER_JUDGED", "Decision", "judge", "verdict", "lead", "lead_weighted", "ahead_weighted", "strong_lead", "larger_lead_why", "sole_words", "subject_tie", "title_words", "title_share", "coined_name", "off_title", "many_words", "many_words_lead", "margin", "tied", "keep_notes", "format_line", "fit_line", "one_line", "shown_path", "MAX_LINE_CHARS", "MAX_NOTES"]
 
 
 class Route:
@@ -1494,6 +1494,24 @@ def shown_path(path: str, limit: int = 200) -> str:
 
 #: A note's double quotes and backticks, as its title and description show them in the line.
 _OWN_QUOTES: Final = str.maketrans({'"': "'", "`": "'"})
+
+
+def keep_notes(decision: Decision, keep: list[str], silent_route: str) -> Decision:
+    """Narrow a spoken ``decision`` to the notes ``keep`` (a part of ``decision.notes``, in its
+    order), its line written again for them; when ``keep`` is empty it turns silent with route
+    ``silent_route``. Changes and returns ``decision``. For the notes held back after the gate
+    spoke (``notesdb.conversation``, ``notesdb.mentions``)."""
+    if not keep:
+        decision.spoken = False
+        decision.notes = []
+        decision.line = ""
+        decision.route = silent_route
+        return decision
+    parts = {p: (t, p, d) for t, p, d in decision.parts}
+    decision.notes = keep
+    decision.parts = [parts[p] for p in keep]
+    decision.line = format_line(decision.parts, folder=decision.folder)
+    return decision
 
 
 def format_line(notes: list[tuple[str, str, str]], limit: int = MAX_LINE_CHARS, folder: str | None = None) -> str:

@@ -30,7 +30,7 @@ import os
 import re
 import sqlite3
 
-from notesdb.gate import Decision, Route, format_line
+from notesdb.gate import Decision, Route, keep_notes
 
 TYPE_CHECKING = False  # not typing's: the hook does not import typing
 if TYPE_CHECKING:
@@ -148,15 +148,4 @@ def hold_back_mentioned(decision: Decision, mentioned: list[str]) -> Decision:
         return decision
     for path in held:
         decision.reasons.append(f"held back {path}: the message attaches it (an @-mention): it is in the assistant's context already")
-    keep = [p for p in decision.notes if p not in mentioned]
-    if not keep:
-        decision.spoken = False
-        decision.notes = []
-        decision.line = ""
-        decision.route = Route.MENTIONED
-        return decision
-    parts = {p: (t, p, d) for t, p, d in decision.parts}
-    decision.notes = keep
-    decision.parts = [parts[p] for p in keep]
-    decision.line = format_line(decision.parts, folder=decision.folder)
-    return decision
+    return keep_notes(decision, [p for p in decision.notes if p not in mentioned], Route.MENTIONED)
