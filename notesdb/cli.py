@@ -1073,7 +1073,7 @@ def label_set(
     if row["label"] == "right":
         what = f"named {row['notes'][0]}" if row["spoken"] else "stayed silent"
         if row["held_back"]:
-            what = (f"held back {row['held_back'][0]}, named earlier in its conversation (as a case on "
+            what = (f"held back {row['held_back'][0]}, {row['held_why']} (as a case on "
                     "its own, the message names that note)")  # fmt: skip
         echo(f"#{row['id']} labelled right: it {what}")
     elif row["label_note"]:

@@ -203,14 +203,20 @@ def _decision_row(conn: sqlite3.Connection, decision_id: int) -> dict[str, Any]:
     item = dict(zip([c[0] for c in cur.description], row))
     item["spoken"] = bool(item["spoken"])
     item["notes"] = json.loads(item["notes"] or "[]") if item["spoken"] else []
+    item["held_why"] = HELD_WHY.get(item["route"], "")
     try:
         scores = json.loads(item.pop("top_scores") or "[]")
         item["held_back"] = (
-            [str(scores[0]["path"])] if item["route"] == Route.SAID and scores and isinstance(scores[0], dict) else []
+            [str(scores[0]["path"])] if item["held_why"] and scores and isinstance(scores[0], dict) else []
         )
     except (ValueError, TypeError, KeyError):
         item["held_back"] = []
     return item
+
+
+#: Why a decision silent only for a hold-back stayed silent, by its route: its top note was in
+#: the assistant's context already (``notesdb.conversation``, ``notesdb.mentions``).
+HELD_WHY: Final = {Route.SAID: "named earlier in its conversation", Route.MENTIONED: "attached by the message itself"}
 
 
 def _close_paths(path: str, paths: list[str]) -> list[str]:
@@ -369,8 +375,8 @@ def _labelled(conn: sqlite3.Connection) -> list[tuple[Case, str]]:
         row = _decision_row(conn, i)
         label, note, named = row["label"], row["label_note"], row["notes"]
         said = f"named {named[0]}" if row["spoken"] and named else "silent"
-        if row["held_back"]:  # silent only because its conversation had the note already
-            said = f"held back {row['held_back'][0]}, named earlier in its conversation"
+        if row["held_back"]:  # silent only because the assistant had the note already
+            said = f"held back {row['held_back'][0]}, {row['held_why']}"
         if label == "right":
             # a case is one message judged alone: a note held back in its conversation is the
             # note that message names, and was right to be about

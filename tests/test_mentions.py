@@ -201,3 +201,50 @@ def test_gemini_and_codex_events_are_read_as_those_clients_attach(tmp_path: Path
     # Codex CLI (its events carry a turn_id) attaches no file: the note is named as usual
     codex = hook({"hook_event_name": "UserPromptSubmit", "turn_id": "t-1", "model": "gpt", "prompt": f"@bees/beehives.md {question}"})
     assert codex is not None and "/bees/beehives.md)" in codex
+
+
+@pytestmark_hook
+def test_a_note_held_back_as_attached_labelled_right_is_exported_as_the_note_the_message_names(tmp_path: Path) -> None:
+    """A case is one message judged alone: silent only because the message attached the note,
+    it is about that note; labelled right, it is exported as a hit of that note."""
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", NOTES)
+    where = ["--notes", str(vault), "--db", str(db)]
+    assert _hook(vault, db, "@bees/beehives.md when did we treat the beehives for varroa", str(vault)) is None
+    (did,) = [r["id"] for r in decision_rows(db)[-1:]]
+    out = subprocess.run([str(NOTESDB_EXE), "label", "set", str(did), "right", *where], capture_output=True, text=True, timeout=60)
+    assert out.stdout == (f"#{did} labelled right: it held back bees/beehives.md, attached by the message itself "
+                          "(as a case on its own, the message names that note)\n")  # fmt: skip
+    cases = tmp_path / "mine.jsonl"
+    assert subprocess.run([str(NOTESDB_EXE), "label", "export", str(cases), *where], capture_output=True, timeout=60).returncode == 0
+    (case,) = [json.loads(line) for line in cases.read_text().splitlines()]
+    assert (case["expect"], case["kind"]) == (["bees/beehives.md"], "hit")
+    assert "held back bees/beehives.md, attached by the message itself, labelled right" in case["why"]
+
+
+@pytestmark_hook
+def test_a_note_attached_while_the_log_was_locked_is_not_named_later(tmp_path: Path) -> None:
+    """The database is locked past the hook's wait: the decision goes to hook-errors.jsonl with
+    the notes the message attached, and the next message of the conversation reads them back."""
+    import sqlite3
+
+    vault, db = write_and_index(tmp_path / "notes", tmp_path / "notes.db", NOTES)
+
+    def say(prompt: str) -> str | None:
+        event = {"session_id": "locked", "cwd": str(vault), "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+        proc = subprocess.run([str(NOTESDB_EXE), "hook", "--notes", str(vault), "--db", str(db)],
+                              input=json.dumps(event).encode(), capture_output=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 0 and proc.stderr == b""
+        return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] if proc.stdout else None
+
+    holder = sqlite3.connect(db)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, held through the first message
+    try:
+        assert say("@bees/beehives.md tidy this up please") is None
+    finally:
+        holder.rollback()
+        holder.close()
+    assert decision_rows(db) == []
+    entry = json.loads((db.parent / "hook-errors.jsonl").read_text())
+    assert entry["error"].startswith("decision not logged: ") and entry["attached"] == ["bees/beehives.md"]
+    assert say("when did we treat the beehives for varroa with oxalic acid") is None
+    assert decision_rows(db)[-1]["route"] == "said-before"
