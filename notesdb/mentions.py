@@ -16,7 +16,8 @@ attaches, checked with Claude Code 2.1.332 and Gemini CLI 0.61.0:
   receives, under ``--- Content from referenced files ---`` with a ``Content from @PATH:`` line
   for each; those paths are what it attached, and the appended text is not the person's
   message (:func:`typed_part`, which ``notesdb.decide`` judges in its place);
-- Codex CLI attaches no file for an ``@``: nothing is held back for it.
+- Codex CLI (0.171.0, checked with ``codex exec``) attaches no file for an ``@``: nothing is held
+  back for it (its events carry a ``turn_id``, which Claude Code's do not).
 
 A path is resolved as the client resolves it: relative to the session's working folder (the
 hook event's ``cwd``), ``~`` against the home folder, symbolic links followed.
