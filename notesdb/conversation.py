@@ -160,7 +160,9 @@ def named_in(notes_json: str | None, scores_json: str | None) -> dict[str, float
 def hold_back(decision: Decision, before: dict[str, float], settings: Settings) -> Decision:
     """Drop from a spoken ``decision`` the notes named earlier in the conversation (``before``,
     from :func:`earlier`) whose evidence now is below ``settings.repeat_ratio`` times their
-    evidence then. Changes and returns ``decision``; its reasons say what was held back.
+    evidence then, and those an earlier message attached (:data:`ATTACHED`) whatever their
+    evidence now. Changes and returns ``decision``; its reasons say what was held back; silent
+    with route ``said-before`` when no note is left (``notesdb.gate.keep_notes``).
     """
     if not decision.spoken or not before:
         return decision
