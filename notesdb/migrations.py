@@ -636,3 +636,15 @@ def m025_decisions_attached(db: Database) -> None:
     if "attached" not in {c.name for c in db["decisions"].columns}:  # (a copy made after it, marked older)
         db.execute("ALTER TABLE decisions ADD COLUMN attached TEXT NOT NULL DEFAULT '[]'")
     db.execute("PRAGMA user_version = 25")
+
+
+@migrations()
+def m026_reread_properties_above_a_block(db: Database) -> None:
+    """Page properties followed right away by the page's first block (``title:: Toggl API``
+    then ``- # Toggl Track API v9``, no blank line between) are read as page properties
+    (``notesdb.parse.page_properties``): an older sync kept them as text, so the notes whose
+    stored text starts with a ``key:: value`` line are read and parsed again at the next sync,
+    as ``m020_reread_page_properties`` marks them."""
+    db.conn.create_function("starts_with_property", 1, _starts_with_property, deterministic=True)
+    _reread(db, "starts_with_property(body)")
+    db.execute("PRAGMA user_version = 26")

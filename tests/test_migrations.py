@@ -228,7 +228,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 25
+    assert user_version(conn) == store.SCHEMA_VERSION == 26
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
@@ -476,7 +476,7 @@ def test_the_upgrade_reads_every_note_again_as_an_outliner_shows_it(tmp_path: Pa
     marked = [("pages/Boiler.md",), ("pages/Dentist.md",), ("pages/Kitchen.md",)]
     assert marked_by(db_path, migrations_module.m024_reread_outliner_pages) == marked
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 25
+    assert user_version(conn) == store.SCHEMA_VERSION == 26
     assert sorted(sync(conn, vault).modified) == [p for (p,) in marked]
     assert conn.execute("SELECT path, headings, body, searchable FROM notes ORDER BY path").fetchall() == [
         ("pages/Boiler.md", "", "example:\nVaillant boiler", 1),
@@ -524,8 +524,33 @@ def test_the_upgrade_adds_the_log_of_attached_notes(tmp_path: Path) -> None:
     conn.commit()
     as_schema(conn, 24, "ALTER TABLE decisions DROP COLUMN attached")
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 25
+    assert user_version(conn) == store.SCHEMA_VERSION == 26
     assert conn.execute("SELECT route, attached FROM decisions").fetchall() == [("weak", "[]")]
     as_schema(conn, 24)  # the column stays
     conn = open_db(db_path)
-    assert user_version(conn) == 25 and conn.execute("SELECT attached FROM decisions").fetchall() == [("[]",)]
+    assert user_version(conn) == 26 and conn.execute("SELECT attached FROM decisions").fetchall() == [("[]",)]
+
+
+def test_the_upgrade_reads_properties_above_a_block_again(tmp_path: Path) -> None:
+    """A database of schema 25 kept page properties followed right away by the page's first block
+    as text (no blank line between them): after the upgrade the next sync reads the notes whose
+    text starts with a property again, and the title and aliases are the note's names; a note
+    whose text does not start with one is not read again."""
+    vault, db_path, conn = synced(tmp_path, {
+        "pages/Toggl___API.md": "title:: Toggl API\nalias:: Quaxwell\n- # Toggl Track API v9\n",
+        "pages/Pick.md": "- Keeps the keys named.\n",
+    })
+    assert conn.execute("SELECT title, aliases FROM notes WHERE path = 'pages/Toggl___API.md'").fetchone() == (
+        "Toggl API", '["Quaxwell"]')
+    as_schema(
+        conn, 25,
+        "UPDATE notes SET title = 'Toggl API', aliases = '[]', headings = '', "
+        "body = 'title:: Toggl API\nalias:: Quaxwell\nToggl Track API v9' WHERE path = 'pages/Toggl___API.md'",
+    )
+    assert marked_by(db_path, migrations_module.m026_reread_properties_above_a_block) == [("pages/Toggl___API.md",)]
+    conn = open_db(db_path)
+    assert user_version(conn) == store.SCHEMA_VERSION == 26
+    assert sync(conn, vault).modified == ["pages/Toggl___API.md"]
+    assert conn.execute("SELECT aliases, headings, body FROM notes WHERE path = 'pages/Toggl___API.md'").fetchone() == (
+        '["Quaxwell"]', "Toggl Track API v9", "")
+    conn.close()

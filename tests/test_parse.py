@@ -969,6 +969,13 @@ def test_text_that_only_looks_like_page_properties_stays_text(data: bytes, body:
         (b"alias:: ,,, [[]], ]], [[, [[x]\ntags:: #foo, #[[bar baz]], [[#qux]]\n\nBody.\n",
          "p", ["x"], ["foo", "bar", "baz", "qux"], "Body."),
         (b"std::move casts an lvalue\n\nBody.\n", "p", [], [], "std::move casts an lvalue\nBody."),  # no space: C++
+        # the page's first block right below them, no blank line between (as Logseq also writes)
+        (b"title:: Toggl API\nalias:: [[Toggl]], Track API\n- # Toggl Track API v9\n  - REST\n",
+         "Toggl API", ["Toggl", "Track API"], [], "REST"),
+        (b"title:: Fancy Two\n-\n", "Fancy Two", [], [], ""),
+        # a line that is not a top-level block keeps them a paragraph
+        (b"title:: X\n  - indented\n", "p", [], [], "title:: X\nindented"),
+        (b"title:: X\n--- a rule\n", "p", [], [], "title:: X\n--- a rule"),
     ],
 )
 def test_page_properties_edges(data: bytes, title: str, aliases: list[str], tags: list[str], body: str) -> None:
