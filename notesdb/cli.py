@@ -578,13 +578,11 @@ def check(
         # as the hook reads it: with the decisions it could not log (database locked)
         hold_back(d, earlier(o.conn, session, db_path=o.db_path), o.config.gate)
     if "@" in message and o.notes:
-        from notesdb.mentions import attached_notes, hold_back_mentioned, mentions, referenced
+        from notesdb.mentions import REFERENCED, hold_back_attached
 
         # as the hook reads Claude Code's mentions (or the files Gemini CLI appended), from the
         # folder the command runs in
-        paths = referenced(message) or mentions(message)
-        d.attached = attached_notes(paths, None, str(o.notes), o.conn)
-        hold_back_mentioned(d, d.attached)
+        hold_back_attached(d, message, REFERENCED in message, None, str(o.notes), o.conn)
     if json_out:
         typer.echo(json.dumps(d.to_json(), indent=2, ensure_ascii=_ascii_json()))
         return

@@ -11,6 +11,7 @@ import sqlite3
 import time
 
 from notesdb.gate import Decision, Route, Settings, judge
+from notesdb.mentions import typed_part
 from notesdb.query import build_query
 from notesdb.rank import Ranking, rank
 from notesdb.db import searchable_count
@@ -108,10 +109,7 @@ def decide_with_ranking(
         ])
         d.elapsed_ms = (time.perf_counter() - t0) * 1000
         return d, None
-    if "\n--- Content from referenced files ---" in message:  # what Gemini CLI appended
-        from notesdb.mentions import typed_part
-
-        message = typed_part(message)
+    message = typed_part(message)  # without the files Gemini CLI appended to it
     n = searchable_count(conn)
     query = build_query(conn, message, n, settings)
     ranking = rank(conn, query, settings=settings)

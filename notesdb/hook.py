@@ -419,13 +419,11 @@ def run(
                 # the files it attached in the prompt, Claude Code attaches its @-mentions
                 # (Codex CLI's events carry a turn_id; it attaches none)
                 if "@" in prompt and (event_name == "BeforeAgent" or "turn_id" not in event):
-                    from notesdb.mentions import attached_notes, hold_back_mentioned, mentions, referenced
+                    from notesdb.mentions import hold_back_attached
 
-                    paths = referenced(prompt) if event_name == "BeforeAgent" else mentions(prompt)
                     cwd = event.get("cwd")
                     cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
-                    decision.attached = attached_notes(paths, cwd, str(notes), conn)
-                    hold_back_mentioned(decision, decision.attached)
+                    hold_back_attached(decision, prompt, event_name == "BeforeAgent", cwd, str(notes), conn)
             if deliver is not None and decision.spoken and decision.line:
                 undelivered = deliver(answer(event_name, decision.line))
                 if undelivered:

@@ -37,7 +37,7 @@ TYPE_CHECKING = False  # not typing's: the hook does not import typing
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["MAX_MENTIONS", "REFERENCED", "mentions", "referenced", "typed_part", "attached_notes", "hold_back_mentioned"]
+__all__ = ["MAX_MENTIONS", "REFERENCED", "mentions", "referenced", "typed_part", "attached_notes", "hold_back_mentioned", "hold_back_attached"]
 
 #: Mentions read per message at most, in order: Claude Code 2.1.332 attaches the files of the
 #: first 100 ``@``-mentions of a message, not the 101st (measured).
@@ -150,3 +150,15 @@ def hold_back_mentioned(decision: Decision, mentioned: list[str]) -> Decision:
     for path in held:
         decision.reasons.append(f"held back {path}: the message attaches it (an @-mention): it is in the assistant's context already")
     return keep_notes(decision, [p for p in decision.notes if p not in mentioned], Route.MENTIONED)
+
+
+def hold_back_attached(
+    decision: Decision, message: str, gemini: bool, cwd: str | None, folder: str, conn: sqlite3.Connection
+) -> Decision:
+    """Read the notes ``message`` attaches (:func:`referenced` for Gemini CLI's prompt,
+    :func:`mentions` for Claude Code's) into ``decision.attached`` and hold them back
+    (:func:`hold_back_mentioned`); the hook and ``notesdb check`` both judge a message so.
+    Changes and returns ``decision``."""
+    paths = referenced(message) if gemini else mentions(message)
+    decision.attached = attached_notes(paths, cwd, folder, conn)
+    return hold_back_mentioned(decision, decision.attached)
