@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: ``PRAGMA user_version`` after the last migration in ``notesdb/migrations.py``.
-SCHEMA_VERSION: Final = 26
+SCHEMA_VERSION: Final = 27
 #: ``PRAGMA application_id`` of a notesdb database (stamped by migration 10): the four ASCII
 #: bytes "ntdb" read as a big-endian integer, the convention the SQLite file format describes
 #: for this header field (https://www.sqlite.org/fileformat.html#application_id).

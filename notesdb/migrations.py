@@ -17,6 +17,7 @@ from sqlite_utils import Database, Migrations
 
 from notesdb.db import mark_for_reread
 from notesdb.parse import readable_name
+from notesdb.text import MONTHS, fold
 from notesdb.vocab import FOLDER_NOTE_STEMS, camel_named, decoded_name, english_zipf, file_stem, lexicon_rows, rebuild_vocab
 
 migrations = Migrations("notesdb")
@@ -648,3 +649,29 @@ def m026_reread_properties_above_a_block(db: Database) -> None:
     db.conn.create_function("starts_with_property", 1, _starts_with_property, deterministic=True)
     _reread(db, "starts_with_property(body)")
     db.execute("PRAGMA user_version = 26")
+
+
+#: A month name before a number, as ``notesdb.text.joined_pairs`` joined the two before
+#: ``text.MONTHS`` kept them apart ("January 2024" -> "january2024"; after a space, tab or
+#: hyphen), read in the folded text (``text.fold``: "Février 2025" -> "fevrier 2025").
+_MONTH_JOIN = re.compile(r"\b(?:%s)[-\u2010\u2011 \t]\d" % "|".join(sorted(MONTHS, key=len, reverse=True)))
+
+
+def _joins_month(text: str | None) -> int:
+    return 1 if text and _MONTH_JOIN.search(text if text.isascii() and text.islower() else fold(text)) else 0
+
+
+@migrations()
+def m027_reread_month_numbers(db: Database) -> None:
+    """A month and the number after it ("2 January 2024", "Sept 3") are two words, not one
+    joined name (``notesdb.text.MONTHS``): an older sync indexed "january2024", a word of the
+    notes that wrote the date without a comma alone, which outweighed the rest of a question
+    about that month. The notes whose path or text holds a month name before a number are read
+    and parsed again at the next sync, as ``m014_reread_contractions`` marks them."""
+    db.conn.create_function("joins_month", 1, _joins_month, deterministic=True)
+    _reread(
+        db,
+        "joins_month(path) OR joins_month(title) OR joins_month(desc) "
+        "OR joins_month(headings) OR joins_month(body) OR joins_month(aliases)",
+    )
+    db.execute("PRAGMA user_version = 27")

@@ -217,6 +217,23 @@ MAX_JOIN_LETTERS: Final = 8
 #: hyphen before one of these parts no word is made of, so ``git-s`` does not join to "gits",
 #: a word of that note alone that "git" would find as another form.
 CONTRACTION_PARTS: Final = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
+#: Month names, whole and short, of English and of the other languages notesdb reads
+#: (``notesdb.stopwords.OTHER_STOPWORDS``), folded: a number after one is a day or a year
+#: ("January 2024", "mars 2025", "Sept 3"), not a model's number, so the two are not joined. The
+#: English "may" and the Dutch "mei" are stopwords, never joined already.
+MONTHS: Final = frozenset(
+    """
+    january february march april june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre
+    januar februar marz maerz juni juli oktober dezember
+    enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
+    gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre
+    janeiro fevereiro marco maio junho julho setembro outubro novembro dezembro
+    januari februari maart augustus mei
+    maj augusti marts desember
+    """.split()
+)
 
 
 def joined(text: str) -> list[str]:
@@ -251,7 +268,7 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
             words_pair = hyphen and a.isalpha() and b.isalpha() and min(len(a), len(b)) <= 2
             if words_pair and (b in CONTRACTION_PARTS or contraction):
                 words_pair = False
-            if a and b and (words_pair or (a.isalpha() and b.isdigit() and len(a) <= MAX_JOIN_LETTERS)):
+            if a and b and (words_pair or (a.isalpha() and b.isdigit() and len(a) <= MAX_JOIN_LETTERS and a not in MONTHS)):
                 out.append((a, b))
         contraction = after_hyphen and fold(m.group()) in CONTRACTION_PARTS
         prev = m

@@ -228,7 +228,7 @@ def test_an_older_database_reads_every_note_again_for_its_joined_words(tmp_path:
     as_schema(conn, 13, "UPDATE notes SET title_extra = title_extra || ' gits smagic' WHERE path = 'vcs/git-s-magic-files.md'")
     assert marked_by(db_path, migrations_module.m014_reread_contractions) == [("vcs/git-s-magic-files.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 26
+    assert user_version(conn) == store.SCHEMA_VERSION == 27
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'gits'").fetchall() != []
     stats = sync(conn, vault)  # (schema 18 reads every note again)
     assert sorted(stats.modified) == ["vcs/git-s-magic-files.md", "vcs/rebase.md"]
@@ -476,7 +476,7 @@ def test_the_upgrade_reads_every_note_again_as_an_outliner_shows_it(tmp_path: Pa
     marked = [("pages/Boiler.md",), ("pages/Dentist.md",), ("pages/Kitchen.md",)]
     assert marked_by(db_path, migrations_module.m024_reread_outliner_pages) == marked
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 26
+    assert user_version(conn) == store.SCHEMA_VERSION == 27
     assert sorted(sync(conn, vault).modified) == [p for (p,) in marked]
     assert conn.execute("SELECT path, headings, body, searchable FROM notes ORDER BY path").fetchall() == [
         ("pages/Boiler.md", "", "example:\nVaillant boiler", 1),
@@ -524,11 +524,11 @@ def test_the_upgrade_adds_the_log_of_attached_notes(tmp_path: Path) -> None:
     conn.commit()
     as_schema(conn, 24, "ALTER TABLE decisions DROP COLUMN attached")
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 26
+    assert user_version(conn) == store.SCHEMA_VERSION == 27
     assert conn.execute("SELECT route, attached FROM decisions").fetchall() == [("weak", "[]")]
     as_schema(conn, 24)  # the column stays
     conn = open_db(db_path)
-    assert user_version(conn) == 26 and conn.execute("SELECT attached FROM decisions").fetchall() == [("[]",)]
+    assert user_version(conn) == 27 and conn.execute("SELECT attached FROM decisions").fetchall() == [("[]",)]
 
 
 def test_the_upgrade_reads_properties_above_a_block_again(tmp_path: Path) -> None:
@@ -549,8 +549,39 @@ def test_the_upgrade_reads_properties_above_a_block_again(tmp_path: Path) -> Non
     )
     assert marked_by(db_path, migrations_module.m026_reread_properties_above_a_block) == [("pages/Toggl___API.md",)]
     conn = open_db(db_path)
-    assert user_version(conn) == store.SCHEMA_VERSION == 26
+    assert user_version(conn) == store.SCHEMA_VERSION == 27
     assert sync(conn, vault).modified == ["pages/Toggl___API.md"]
     assert conn.execute("SELECT aliases, headings, body FROM notes WHERE path = 'pages/Toggl___API.md'").fetchone() == (
         '["Quaxwell"]', "Toggl Track API v9", "")
     conn.close()
+
+
+def test_the_upgrade_reads_again_the_notes_that_joined_a_month_to_a_number(tmp_path: Path) -> None:
+    """A database of schema 26 holds "january2024", joined from "2 January 2024" (before
+    ``text.MONTHS``): after the upgrade the next sync reads that note again, and the word leaves
+    the note, the full-text index and the vocabulary; a note whose month has no number right
+    after it ("12 January, 2024") is not read again."""
+    vault, db_path, conn = synced(tmp_path, {
+        "talks/ana.md": "# Ana and Ben, 2 January 2024\n\nThey spoke about German lessons.\n",
+        "talks/ben.md": "# Ana and Ben, 12 January, 2024\n\nBen recommended Lisbon.\n",
+    })
+    with conn:
+        apply_counts(conn, Counter({"january2024": 1}))
+    as_schema(conn, 26, "UPDATE notes SET title_extra = title_extra || ' january2024' WHERE path = 'talks/ana.md'")
+    assert marked_by(db_path, migrations_module.m027_reread_month_numbers) == [("talks/ana.md",)]
+    conn = open_db(db_path)
+    assert user_version(conn) == store.SCHEMA_VERSION == 27
+    assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'january2024'").fetchall() != []
+    assert sync(conn, vault).modified == ["talks/ana.md"]
+    assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'january2024'").fetchall() == []
+    assert conn.execute("SELECT count(*) FROM vocab WHERE word = 'january2024'").fetchone() == (0,)
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "marked"),
+    [("2 January 2024", 1), ("Février 2025", 1), ("MÄRZ 3", 1), ("sept-3", 1), ("12 January, 2024", 0),
+     ("rtx 4090", 0), ("Lamar 3", 0), ("mars2025", 0), (None, 0)],
+)
+def test_a_month_before_a_number_marks_a_note(text: str | None, marked: int) -> None:
+    assert migrations_module._joins_month(text) == marked

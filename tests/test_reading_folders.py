@@ -175,6 +175,31 @@ def test_joined_variants() -> None:
     assert text.joined("mercedes-w204, 2024-11-02") == []  # names of parts and dates stay apart
 
 
+def test_a_month_and_its_number_are_a_date_not_a_name() -> None:
+    """A month before a day or a year is a date: "January 2024" is not a model's name such as
+    "RTX 4090", in English or in the other languages notesdb reads, with a space or a hyphen."""
+    assert text.joined("2 January 2024, Sept 3, jan-2024, mars 2025, Février 2025, 3. März 2024") == []
+    assert text.joined("rtx 4090 and the Witcher 3 in March") == ["rtx4090", "witcher3"]
+    assert "september" in text.MONTHS and "dezember" in text.MONTHS and "may" not in text.MONTHS  # a stopword
+
+
+def test_a_date_written_without_its_comma_does_not_outweigh_the_question(tmp_path: Path) -> None:
+    """Two dated conversation summaries: one writes "2 January 2024", the other "12 January,
+    2024". Joined, "january2024" was a word of the first alone, weighed as a rare name, and the
+    first was named for a question about what the second holds."""
+    notes = {
+        **FILLER,
+        "talks/session_27.md": "# Ana and Ben, 2 January 2024\n\nAna and Ben spoke on 2 January 2024. Ana is "
+        "learning German; Ben told her about his trip to Italy and the books he read there.\n",
+        "talks/session_29.md": "# Ana and Ben, 12 January, 2024\n\nAna and Ben spoke on 12 January, 2024. Ben "
+        "recommended Lisbon as a city to visit, and Ana added it to her travel list.\n",
+    }
+    with indexed_connection(tmp_path, notes) as conn:
+        assert conn.execute("SELECT count(*) FROM vocab WHERE word = 'january2024'").fetchone() == (0,)
+        d = decide(conn, "Which city did Ben recommend to Ana in January 2024?")
+    assert d.spoken and d.notes[0] == "talks/session_29.md"
+
+
 def test_a_possessive_in_a_file_name_is_not_a_word() -> None:
     """A title made a file name keeps an apostrophe's part as a word of its own: "Git's magic
     files" -> ``git-s-magic-files``. Joined, it made "gits" and "smagic", words of that note
