@@ -651,27 +651,34 @@ def m026_reread_properties_above_a_block(db: Database) -> None:
     db.execute("PRAGMA user_version = 26")
 
 
-#: A month name before a number, as ``notesdb.text.joined_pairs`` joined the two before
-#: ``text.MONTHS`` kept them apart ("January 2024" -> "january2024"; after a space, tab or
-#: hyphen), read in the folded text (``text.fold``: "Février 2025" -> "fevrier 2025").
-_MONTH_JOIN = re.compile(r"\b(?:%s)[-\u2010\u2011 \t]\d" % "|".join(sorted(MONTHS, key=len, reverse=True)))
+#: A month before a number or a word before a year, as ``notesdb.text.joined_pairs`` joined
+#: the two before ``text.MONTHS`` and ``text.YEARS`` kept them apart ("January 2024" ->
+#: "january2024", "Budget 2026" -> "budget2026"; after a space, tab or hyphen), read in the
+#: folded text (``text.fold``: "Février 2025" -> "fevrier 2025"). Any run of letters before a
+#: year matches, so it marks a few notes more than it must ("Shipped 2024"), never fewer.
+_DATE_JOIN = re.compile(
+    r"\b(?:(?:%s)[-\u2010\u2011 \t]\d|[a-z]+[-\u2010\u2011 \t](?:19|20)\d\d(?!\d))"
+    % "|".join(sorted(MONTHS, key=len, reverse=True))
+)
 
 
-def _joins_month(text: str | None) -> int:
-    return 1 if text and _MONTH_JOIN.search(text if text.isascii() and text.islower() else fold(text)) else 0
+def _joins_date(text: str | None) -> int:
+    return 1 if text and _DATE_JOIN.search(text if text.isascii() and text.islower() else fold(text)) else 0
 
 
 @migrations()
-def m027_reread_month_numbers(db: Database) -> None:
-    """A month and the number after it ("2 January 2024", "Sept 3") are two words, not one
-    joined name (``notesdb.text.MONTHS``): an older sync indexed "january2024", a word of the
-    notes that wrote the date without a comma alone, which outweighed the rest of a question
-    about that month. The notes whose path or text holds a month name before a number are read
-    and parsed again at the next sync, as ``m014_reread_contractions`` marks them."""
-    db.conn.create_function("joins_month", 1, _joins_month, deterministic=True)
+def m027_reread_dates(db: Database) -> None:
+    """A month and the number after it ("2 January 2024", "Sept 3") and a word and the year after
+    it ("Budget 2026") are two words, not one joined name (``notesdb.text.MONTHS`` and
+    ``YEARS``): an older sync indexed "january2024", a word of the notes that wrote the date
+    without a comma alone, which outweighed the rest of a question about that month, and
+    "budget2026", a rare name of a yearly note. The notes whose path or text holds a month name
+    before a number, or letters before a year, are read and parsed again at the next sync, as
+    ``m014_reread_contractions`` marks them."""
+    db.conn.create_function("joins_date", 1, _joins_date, deterministic=True)
     _reread(
         db,
-        "joins_month(path) OR joins_month(title) OR joins_month(desc) "
-        "OR joins_month(headings) OR joins_month(body) OR joins_month(aliases)",
+        "joins_date(path) OR joins_date(title) OR joins_date(desc) "
+        "OR joins_date(headings) OR joins_date(body) OR joins_date(aliases)",
     )
     db.execute("PRAGMA user_version = 27")

@@ -236,6 +236,17 @@ MONTHS: Final = frozenset(
 )
 
 
+#: The years a number after a word is read as (four digits, inclusive): "Budget 2026", "Taxes
+#: 2024" and "trip-2025" are a subject and its year, not a model's name, whose joined word
+#: ("budget2026") was a rare name of the yearly note and of nothing else. A model number in that
+#: range ("RTX 2080") is no longer joined either: its two words and their phrase still find it.
+YEARS: Final = ("1900", "2099")
+
+
+def _year(number: str) -> bool:
+    return len(number) == 4 and YEARS[0] <= number <= YEARS[1]
+
+
 def joined(text: str) -> list[str]:
     """The joined tokens of :func:`joined_pairs`: ``"Yaesu FT-65"`` -> ``["ft65"]``."""
     return [a + b for a, b in joined_pairs(text)]
@@ -246,7 +257,8 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
 
     ``"Yaesu FT-65"`` -> ``[("ft", "65")]``; ``"MGS 3"`` -> ``[("mgs", "3")]``; ``"wi-fi"`` ->
     ``[("wi", "fi")]``; ``"E-15 error"`` -> ``[("e", "15")]``. A hyphen or a single space joins
-    a run of at most ``MAX_JOIN_LETTERS`` letters to a number; a hyphen also joins two words
+    a run of at most ``MAX_JOIN_LETTERS`` letters to a number, unless the letters are a month
+    (:data:`MONTHS`) or the number a year (:data:`YEARS`): a date; a hyphen also joins two words
     when one has at most two letters, unless the second is what a file name keeps of a
     contraction or possessive (:data:`CONTRACTION_PARTS`: ``git-s-magic-files`` joins neither
     "gits" nor "smagic"). Names of several parts ("mercedes-w204") and dates
@@ -268,7 +280,7 @@ def joined_pairs(text: str) -> list[tuple[str, str]]:
             words_pair = hyphen and a.isalpha() and b.isalpha() and min(len(a), len(b)) <= 2
             if words_pair and (b in CONTRACTION_PARTS or contraction):
                 words_pair = False
-            if a and b and (words_pair or (a.isalpha() and b.isdigit() and len(a) <= MAX_JOIN_LETTERS and a not in MONTHS)):
+            if a and b and (words_pair or (a.isalpha() and b.isdigit() and len(a) <= MAX_JOIN_LETTERS and a not in MONTHS and not _year(b))):
                 out.append((a, b))
         contraction = after_hyphen and fold(m.group()) in CONTRACTION_PARTS
         prev = m

@@ -556,7 +556,7 @@ def test_the_upgrade_reads_properties_above_a_block_again(tmp_path: Path) -> Non
     conn.close()
 
 
-def test_the_upgrade_reads_again_the_notes_that_joined_a_month_to_a_number(tmp_path: Path) -> None:
+def test_the_upgrade_reads_again_the_notes_that_joined_a_date(tmp_path: Path) -> None:
     """A database of schema 26 holds "january2024", joined from "2 January 2024" (before
     ``text.MONTHS``): after the upgrade the next sync reads that note again, and the word leaves
     the note, the full-text index and the vocabulary; a note whose month has no number right
@@ -568,7 +568,7 @@ def test_the_upgrade_reads_again_the_notes_that_joined_a_month_to_a_number(tmp_p
     with conn:
         apply_counts(conn, Counter({"january2024": 1}))
     as_schema(conn, 26, "UPDATE notes SET title_extra = title_extra || ' january2024' WHERE path = 'talks/ana.md'")
-    assert marked_by(db_path, migrations_module.m027_reread_month_numbers) == [("talks/ana.md",)]
+    assert marked_by(db_path, migrations_module.m027_reread_dates) == [("talks/ana.md",)]
     conn = open_db(db_path)
     assert user_version(conn) == store.SCHEMA_VERSION == 27
     assert conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'january2024'").fetchall() != []
@@ -581,7 +581,8 @@ def test_the_upgrade_reads_again_the_notes_that_joined_a_month_to_a_number(tmp_p
 @pytest.mark.parametrize(
     ("text", "marked"),
     [("2 January 2024", 1), ("Février 2025", 1), ("MÄRZ 3", 1), ("sept-3", 1), ("12 January, 2024", 0),
-     ("rtx 4090", 0), ("Lamar 3", 0), ("mars2025", 0), (None, 0)],
+     ("rtx 4090", 0), ("Lamar 3", 0), ("mars2025", 0), ("Budget 2026", 1), ("taxes-2024.md", 1),
+     ("19 V 2.1 A", 0), ("rtx 20800", 0), ("2024-11-02", 0), (None, 0)],
 )
-def test_a_month_before_a_number_marks_a_note(text: str | None, marked: int) -> None:
-    assert migrations_module._joins_month(text) == marked
+def test_a_date_marks_a_note(text: str | None, marked: int) -> None:
+    assert migrations_module._joins_date(text) == marked
