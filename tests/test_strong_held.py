@@ -39,16 +39,16 @@ def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
 
 def test_a_note_holding_little_of_the_message_needs_a_larger_lead(conn: sqlite3.Connection) -> None:
     """Evidence 7.5 from four words passes the strong route's bar and the note leads the
-    second 1.22x >= ``strong_min_lead``; but it holds 0.36 < ``strong_held`` of the message,
+    second 1.23x >= ``strong_min_lead``; but it holds 0.36 < ``strong_held`` of the message,
     so it needs ``strong_held_lead`` and stays silent, saying why."""
     d = decide(conn, REQUEST)
     assert (d.spoken, d.route) == (False, "weak")
     assert d.top_scores[0]["path"] == "garden/pond-pump.md"
     assert d.top_scores[0]["held"] == pytest.approx(0.36, abs=0.01)
     assert d.reasons[-1].startswith(
-        "no route: strong: lead 1.22x < 1.3x (it holds 0.36 < 0.45 of the message, so it needs that larger lead); "
+        "no route: strong: lead 1.23x < 1.3x (it holds 0.36 < 0.45 of the message, so it needs that larger lead); "
     )
-    assert "lead 1.22x over the second" in d.reasons[0]
+    assert "lead 1.23x over the second" in d.reasons[0]
 
 
 def test_the_larger_lead_applies_only_below_the_held_share(conn: sqlite3.Connection) -> None:
@@ -63,7 +63,7 @@ def test_the_larger_lead_applies_only_below_the_held_share(conn: sqlite3.Connect
         assert (d.spoken, d.route, d.notes) == (True, "strong", ["garden/pond-pump.md"])
     d = decide(conn, REQUEST, replace(Settings(), strong_held_lead=1.15))
     assert d.reasons[-2].endswith(
-        "leads the second 1.22x >= 1.15x (holds 0.36 < 0.45 of the message, so it needs that larger lead)"
+        "leads the second 1.23x >= 1.15x (holds 0.36 < 0.45 of the message, so it needs that larger lead)"
     )
 
 
