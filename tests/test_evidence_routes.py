@@ -67,12 +67,16 @@ def test_ahead_route_speaks_when_a_large_lead_makes_up_for_evidence(conn: sqlite
 
 
 def test_ahead_route_needs_the_lead(conn: sqlite3.Connection) -> None:
-    """'tyre pressure on the bike' is the same question a little less ahead (1.47x < 1.5x):
-    silent, though evidence x lead would pass."""
+    """'tyre pressure on the bike' is the same question a little less ahead (1.47x): it speaks
+    over a lead of ``ahead_min_lead`` (1.4) and is silent when the route asks 1.5x, though
+    evidence x lead would pass."""
     d = decide(conn, "tyre pressure on the bike")
-    assert (d.spoken, d.route) == (False, "weak")
+    assert (d.spoken, d.route, d.notes) == (True, "ahead", ["bike/commuter.md"])
     assert "lead 1.47x over the second" in d.reasons[0]
-    assert decide(conn, "tyre pressure on the bike", replace(Settings(), ahead_min_lead=1.4)).route == "ahead"
+    assert d.reasons[-2].startswith("spoke by ahead: leads the second 1.47x >= 1.4x")
+    higher = decide(conn, "tyre pressure on the bike", replace(Settings(), ahead_min_lead=1.5))
+    assert (higher.spoken, higher.route) == (False, "weak")
+    assert "; ahead: lead 1.47x < 1.5x" in higher.reasons[-1]
 
 
 def test_sole_route_names_the_one_note_holding_a_word_english_does_not_know(conn: sqlite3.Connection) -> None:
