@@ -220,7 +220,8 @@ CONTRACTION_PARTS: Final = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
 #: Month names, whole and short, of English and of the other languages notesdb reads
 #: (``notesdb.stopwords.OTHER_STOPWORDS``), folded: a number after one is a day or a year
 #: ("January 2024", "mars 2025", "Sept 3"), not a model's number, so the two are not joined. The
-#: English "may" and the Dutch "mei" are stopwords, never joined already.
+#: English "may" is left out: a message's "may" is a stopword, never joined to a number there
+#: (``notesdb.query.build_query``), and before a year it is a date by :data:`YEARS`.
 MONTHS: Final = frozenset(
     """
     january february march april june july august september october november december
