@@ -219,12 +219,11 @@ MAX_JOIN_LETTERS: Final = 8
 CONTRACTION_PARTS: Final = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
 #: Month names, whole and short, of English and of the other languages notesdb reads
 #: (``notesdb.stopwords.OTHER_STOPWORDS``), folded: a number after one is a day or a year
-#: ("January 2024", "mars 2025", "Sept 3"), not a model's number, so the two are not joined. The
-#: English "may" is left out: a message's "may" is a stopword, never joined to a number there
-#: (``notesdb.query.build_query``), and before a year it is a date by :data:`YEARS`.
+#: ("January 2024", "mars 2025", "May 5", "Sept 3"), not a model's number, so the two are not
+#: joined.
 MONTHS: Final = frozenset(
     """
-    january february march april june july august september october november december
+    january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec
     janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre
     januar februar marz maerz juni juli oktober dezember
