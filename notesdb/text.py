@@ -152,14 +152,18 @@ def inflections(token: str) -> list[str]:
     return out
 
 
-#: The short forms of the English names of days and months that notes write in tables, rotas
-#: and logs ("Thu", "Sept"), by the full name.
+#: The short forms of the English names of months that notes write in tables, rotas and logs
+#: ("Sept"), by the full name (``may`` has none); with the days', :data:`_CALENDAR_SHORT`.
+_MONTH_SHORT: Final = {
+    "january": ("jan",), "february": ("feb",), "march": ("mar",), "april": ("apr",), "may": (), "june": ("jun",),
+    "july": ("jul",), "august": ("aug",), "september": ("sep", "sept"), "october": ("oct",),
+    "november": ("nov",), "december": ("dec",),
+}
+#: The short forms of the English names of days and months ("Thu", "Sept"), by the full name.
 _CALENDAR_SHORT: Final = {
     "monday": ("mon",), "tuesday": ("tue", "tues"), "wednesday": ("wed",), "thursday": ("thu", "thur", "thurs"),
     "friday": ("fri",), "saturday": ("sat",), "sunday": ("sun",),
-    "january": ("jan",), "february": ("feb",), "march": ("mar",), "april": ("apr",), "june": ("jun",),
-    "july": ("jul",), "august": ("aug",), "september": ("sep", "sept"), "october": ("oct",),
-    "november": ("nov",), "december": ("dec",),
+    **_MONTH_SHORT,
 }
 
 
@@ -217,14 +221,12 @@ MAX_JOIN_LETTERS: Final = 8
 #: hyphen before one of these parts no word is made of, so ``git-s`` does not join to "gits",
 #: a word of that note alone that "git" would find as another form.
 CONTRACTION_PARTS: Final = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
-#: Month names, whole and short, of English and of the other languages notesdb reads
-#: (``notesdb.stopwords.OTHER_STOPWORDS``), folded: a number after one is a day or a year
+#: Month names, whole and short, of English (:data:`_MONTH_SHORT`) and of the other languages
+#: notesdb reads (``notesdb.stopwords.OTHER_STOPWORDS``), folded: a number after one is a day or a year
 #: ("January 2024", "mars 2025", "May 5", "Sept 3"), not a model's number, so the two are not
 #: joined.
-MONTHS: Final = frozenset(
+MONTHS: Final = frozenset(_MONTH_SHORT) | {short for shorts in _MONTH_SHORT.values() for short in shorts} | frozenset(
     """
-    january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec
     janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre
     januar februar marz maerz juni juli oktober dezember
     enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
