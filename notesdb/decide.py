@@ -12,6 +12,7 @@ import time
 
 from notesdb.gate import Decision, Route, Settings, judge
 from notesdb.mentions import typed_part
+from notesdb.general import general_request
 from notesdb.query import build_query
 from notesdb.rank import Ranking, rank
 from notesdb.db import searchable_count
@@ -113,6 +114,7 @@ def decide_with_ranking(
     n = searchable_count(conn)
     query = build_query(conn, message, n, settings)
     ranking = rank(conn, query, settings=settings)
+    ranking.general = general_request(message)
     d = judge(ranking, settings, folder)
     d.corrections = query.corrections
     d.expansions = query.expansions

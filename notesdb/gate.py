@@ -39,6 +39,9 @@ the first of ten routes whose thresholds are met (:func:`verdict`):
    and each is about every such word, and the words are ones no language notesdb reads uses
    much, they are named together (:func:`subject_tie`).
 
+A request for general knowledge ("explain ...", "the difference between ...": :mod:`notesdb.general`)
+is not answered by the three routes that add up its words (``strong``, ``lead``, ``ahead``).
+
 Anything else stays silent, with the reason. A note after the first is named on its own merit:
 evidence that the notes named before it lack, at a coverage near the top note's.
 
@@ -798,7 +801,8 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
     :func:`off_title` (route ``off-title``: the message holds less than ``title_share`` of the
     words of each of its names, title, file name and aliases, and it holds less than
     ``title_held`` of the message). Then the first route
-    whose thresholds are met speaks:
+    whose thresholds are met speaks (``strong``, ``lead`` and ``ahead`` not for a request for
+    general knowledge, ``Ranking.general``, while ``general_words`` is set):
 
     - ``strong``: evidence >= ``strong_evidence`` from >= ``strong_words`` words, coverage >=
       ``strong_coverage``, a lead >= ``strong_min_lead`` (>= ``strong_held_lead`` when it holds less
@@ -850,22 +854,26 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
 
         # one subject in linked notes: the first of them judged against the other notes
         rest = [c for c in cands if c not in group]
-        route, named = verdict(Ranking([top] + rest, ranking.possible), settings, join_linked=False)
+        route, named = verdict(Ranking([top] + rest, ranking.possible, ranking.general), settings, join_linked=False)
         if route not in SPOKEN:
             return Route.TIE, []
         extra = [c for c in named[1:] if c not in group]
         return route, (group + extra)[:MAX_NOTES]
     s = settings
     words = _words(top, s)
+    # a request for general knowledge is not answered by the routes that add up its words
+    general = bool(ranking.general and s.general_words)
     if (
         top.evidence >= s.strong_evidence
         and words >= s.strong_words
         and top.coverage >= s.strong_coverage
         and ahead >= strong_lead(top, s)
+        and not general
     ):
         route = Route.STRONG
     elif (
         ahead >= s.lead_ratio
+        and not general
         and words >= s.lead_words
         and top.evidence >= s.lead_evidence
         and top.coverage >= s.lead_coverage
@@ -875,6 +883,7 @@ def verdict(ranking: Ranking, settings: Settings, join_linked: bool = True) -> t
         route = Route.RARE
     elif (
         ahead >= s.ahead_min_lead
+        and not general
         and top.coverage >= s.ahead_coverage
         and words >= s.ahead_words
         and ahead_weighted(top, ahead, s) >= s.ahead_evidence
@@ -1033,7 +1042,7 @@ def judge(ranking: Ranking, settings: Settings, folder: str | None = None) -> De
         d.reasons.extend(_off_title_why(top, ahead, s, "but"))
         return d
     if route == Route.WEAK:
-        needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s, cands[1:])]
+        needs = [f"{name}: {', '.join(failed)}" for name, failed in _failures(top, second, ahead, gap, s, cands[1:], ranking.general)]
         d.reasons.append("no route: " + "; ".join(needs))
         if off_title(top, s) and not many_words(top, ahead, s):
             d.reasons.extend(_off_title_why(top, ahead, s, "and"))
@@ -1115,12 +1124,14 @@ def _word_count(n: int, need: int) -> str:
 
 
 def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float,
-              s: Settings, others: list[Candidate]) -> list[tuple[str, list[str]]]:
+              s: Settings, others: list[Candidate], general: str = "") -> list[tuple[str, list[str]]]:
     """For a silent ``weak`` verdict: each route (margin and about only when switched on,
     below ``ROUTE_OFF``) with the conditions of :func:`verdict` it fails, in words and values.
     The tests are verdict's, written out again for the explanation only: :func:`verdict` stays
     the one judgement.
 
+    :param general: the form that makes the message a request for general knowledge
+        (``Ranking.general``), or ""
     :returns: ``[(route, [failed condition, ...]), ...]`` in verdict's order
     """
     words = _words(top, s)
@@ -1139,6 +1150,9 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
     need = strong_lead(top, s)
     if ahead < need:
         f.append(lead_below(need) + (f" ({larger_lead_why(top, s)}, so it needs that larger lead)" if need > s.strong_min_lead else ""))
+    asks = f"the message asks for general knowledge (\"{general}\"), which this route does not answer"
+    if general and s.general_words:
+        f.append(asks)
     out.append((Route.STRONG, f))
     f = []
     if ahead < s.lead_ratio:
@@ -1149,6 +1163,8 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
         f.append(f"evidence {_num(top.evidence, s.lead_evidence)} < {s.lead_evidence}")
     if top.coverage < s.lead_coverage:
         f.append(f"coverage {_num(top.coverage, s.lead_coverage)} < {s.lead_coverage}")
+    if general and s.general_words:
+        f.append(asks)
     out.append((Route.LEAD, f))
     f = []
     if top.coverage < s.rare_coverage:
@@ -1172,6 +1188,8 @@ def _failures(top: Candidate, second: Candidate | None, ahead: float, gap: float
     weighted = ahead_weighted(top, ahead, s)
     if weighted < s.ahead_evidence:
         f.append(f"evidence x lead (counted up to {s.ahead_lead_cap}x) {_num(weighted, s.ahead_evidence)} < {s.ahead_evidence}")
+    if general and s.general_words:
+        f.append(asks)
     out.append((Route.AHEAD, f))
     f = []
     if ahead < s.sole_min_lead:

@@ -114,6 +114,9 @@ class Ranking:
 
     candidates: list[Candidate]
     possible: float  # evidence a note holding every message term in its title would earn
+    #: the form that makes the message a request for general knowledge ("explain"), or ""
+    #: (``notesdb.general.general_request``; set by ``notesdb.decide``, judged by the gate)
+    general: str = ""
 
 
 def place_weights(settings: Settings) -> dict[str, float]:
