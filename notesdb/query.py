@@ -771,6 +771,21 @@ def adjacent_terms(text: str, terms: set[str], names: list[list[str]] | None = N
     return list(out)
 
 
+#: Single letters that are words of English or of the other languages notesdb reads ("a 10
+#: minute timer", "i 3 times", Italian "e", Spanish "y", "o"): joined to the number after them
+#: only across a hyphen ("e-208", "a-4"), which no sentence writes between a word and a number.
+SINGLE_LETTER_WORDS: Final = frozenset("aeioy")
+
+
+def _letter_name(text: str, letter: str, number: str) -> bool:
+    """True when the single letter ``letter`` and ``number`` joined by :func:`notesdb.text.joined_pairs`
+    are a name: the letter is no word (:data:`SINGLE_LETTER_WORDS`: "s 10", "t 800"), or the message
+    writes the pair with a hyphen ("e-208", "E-15")."""
+    if letter not in SINGLE_LETTER_WORDS:
+        return True
+    return re.search(rf"(?<![^\W_]){letter}[-\u2010\u2011]{number}(?![^\W_])", text.lower()) is not None
+
+
 def build_query(
     conn: sqlite3.Connection, message: str, n_notes: int, settings: Settings | None = None
 ) -> Query:
@@ -828,12 +843,20 @@ def build_query(
     known = _vocab_rows(conn, looked_up + [a + b for a, b in pairs])
     # a pair the notes hold joined is one term in place of its two halves
     for a, b in pairs:
-        if a + b in known and a in words:
+        if a + b not in known:
+            continue
+        if a in words:
             words[words.index(a)] = a + b
             if b in words:
                 words.remove(b)
-            forms[a + b] = []
             parts[a + b] = [a]  # the notes that hold only the name ("postgres 16" and "postgres") keep it
+        elif b in words and _letter_name(text, a, b):
+            # a single letter is no term of its own: the pair takes the number's place
+            words[words.index(b)] = a + b
+            parts[a + b] = []
+        else:
+            continue
+        forms[a + b] = []
     joins = set(words) - set(tokens)  # joined pairs: their Zipf was not read with the tokens'
     if joins:
         english.update(_english(conn, joins))

@@ -118,6 +118,14 @@ class Settings:
     #: greenhouse effect" naming ``garden/greenhouse.md``, "what is an index fund" ``Index.md``).
     #: 99 switches the route off
     full_name_words: int = 2
+    #: linked ties: the least number of leading file-name words two tied notes share to be
+    #: judged as one subject, named alike (``gate.family_name``: ``project_e208_recharge`` and
+    #: ``project_e208_trajet``). One common word is a kind of note ("project", "session",
+    #: "reference"): at 1 the memory set's ``session_N`` notes, all named alike, would tie as
+    #: one. Measured at 2 on every labelled half, seven blind folders and the 510 generic
+    #: messages against each folder: 2 hits in a French memory folder, nothing else changed
+    #: (``docs/measurements.md``, "Notes named alike are one subject"). 0 or less switches it off
+    family_words: int = 2
     #: subject route (``notesdb.gate.subject_words``): the message is nothing but words the top
     #: note is about (its title, description or headings hold every word of the message it
     #: holds, and it holds at least ``subject_held`` of the message's possible evidence), words
