@@ -359,7 +359,9 @@ def family_name(a: Candidate, b: Candidate, settings: Settings) -> list[str]:
     and ``project_e208_trajet_bretagne.md``, ``station_meteo_rpi`` and ``station_meteo_capteurs``;
     "on en est ou avec la station meteo ?" ties them, and either is right. :func:`linked_tie`
     judges such a family as it judges linked notes: as one note against the rest. One common
-    word is a kind, not a subject (every ``project_`` note, every ``session_N``), and a family
+    word is a kind, not a subject (every ``project_`` note, every ``session_N``), and so is the
+    category a name puts before a spaced dash (:func:`name_parts`: "Data Engineering -
+    Backfills" and "Data Engineering - Idempotent pipelines" are two subjects), and a family
     the message does not name ("tools devops" of a Dendron vault's
     ``tools.devops.version_control.git.basics.*`` for "how do i undo git add") is not judged as
     one. Measured on every labelled half, seven blind folders and the 510 generic messages
@@ -376,6 +378,10 @@ def family_name(a: Candidate, b: Candidate, settings: Settings) -> list[str]:
     if settings.family_words <= 0 or n < settings.family_words or n >= len(wa) or n >= len(wb):
         return []
     prefix = wa[:n]
+    for c in (a, b):  # "Data Engineering - Backfills": the part before a spaced dash is a category
+        pieces = _SPACED_DASH.split(name_words(c.path)[0])
+        if len(pieces) > 1 and text_words(pieces[0]) == prefix:
+            return []
     held = _held(" ".join(prefix), a.hits) & _held(" ".join(prefix), b.hits)
     return prefix if 2 * sum(1 for w in prefix if w in held) >= len(prefix) else []
 

@@ -32,6 +32,7 @@ HOUSEHOLD = Path(__file__).parent / "data" / "household2" / "vault"
         ("Was ist der Unterschied zwischen TCP und UDP?", "unterschied zwischen"),
         ("wie funktioniert eine Wärmepumpe", "wie funktioniert eine"),
         ("how does an inverter work", "how does an inverter work"),
+        ("how do i work the new oven", ""),
         # the user's own things: not general, whatever the form
         ("can you explain why my backup failed", ""),
         ("what's the difference between our two restic repos", ""),
