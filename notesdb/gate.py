@@ -447,8 +447,8 @@ def copies(a: Candidate, b: Candidate) -> bool:
 
 def _kin(top: Candidate, c: Candidate, settings: Settings) -> str:
     """How a note of a :func:`linked_tie` group is one subject with its top note: ``"copy"``
-    (:func:`copies`), ``"link"`` (either links to the other) or ``"namespace"`` (pages of one
-    namespace, :func:`notesdb.links.within`)."""
+    (:func:`copies`), ``"link"`` (either links to the other), ``"family"`` (named alike,
+    :func:`family_name`) or ``"namespace"`` (pages of one namespace, :func:`notesdb.links.within`)."""
     if copies(top, c):
         return "copy"
     if linked(top.path, _targets(top), c.path, _targets(c)):
